@@ -1,0 +1,23 @@
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.db.models.functions import Lower
+
+
+class User(AbstractUser):
+    """A player. Log-in is by username; the email address is where password
+    resets go, so every account needs one and no two accounts may share it,
+    whatever the letter case."""
+
+    email = models.EmailField("email address")
+
+    REQUIRED_FIELDS = ["email"]
+
+    class Meta(AbstractUser.Meta):
+        swappable = "AUTH_USER_MODEL"
+        constraints = [
+            models.UniqueConstraint(
+                Lower("email"),
+                name="accounts_user_email_ci_unique",
+                violation_error_message="An account with this email address already exists.",
+            ),
+        ]

@@ -1,0 +1,7 @@
+"""Websocket URL patterns for the whole site.
+
+Apps add their routes here (for example the game tables' consumers from
+``games.routing``), so ``asgi.py`` has one list to mount.
+"""
+
+websocket_urlpatterns = []

@@ -1,0 +1,282 @@
+"""Settings for the Stop the Bus card room.
+
+Everything that changes between a laptop and a server comes from the environment
+(read with django-environ). With nothing set, the whole site runs in one process on
+SQLite, the in-memory channel layer and a local-memory cache. `DATABASE_URL` and
+`REDIS_URL` switch to PostgreSQL and Redis, so several daphne processes can share
+state. `STOPBUS_ENV=production` turns on the deployment hardening.
+"""
+
+from datetime import timedelta
+from pathlib import Path
+
+import environ
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+env = environ.Env()
+
+STOPBUS_ENV = env.str("STOPBUS_ENV", default="development")
+if STOPBUS_ENV not in ("development", "production"):
+    raise ImproperlyConfigured(
+        f"STOPBUS_ENV must be 'development' or 'production', not {STOPBUS_ENV!r}."
+    )
+PRODUCTION = STOPBUS_ENV == "production"
+
+DEBUG = False if PRODUCTION else env.bool("DEBUG", default=True)
+
+if PRODUCTION:
+    # A guessable key lets anyone forge sessions and password-reset links, so there
+    # is no fallback here.
+    SECRET_KEY = env.str("SECRET_KEY", default="")
+    if not SECRET_KEY:
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set. With STOPBUS_ENV=production the secret key must come "
+            "from the environment, e.g. export SECRET_KEY=\"$(python -c 'import secrets; "
+            "print(secrets.token_urlsafe(50))')\" and keep it the same across restarts "
+            "and across every process that serves the site."
+        )
+    ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=[])
+    if not ALLOWED_HOSTS:
+        raise ImproperlyConfigured(
+            "ALLOWED_HOSTS is not set. With STOPBUS_ENV=production list the host names "
+            "the site is served under, comma-separated, e.g. ALLOWED_HOSTS=cards.example.com"
+        )
+else:
+    SECRET_KEY = env.str(
+        "SECRET_KEY",
+        default="django-insecure-development-only-key-never-use-this-one-in-production",
+    )
+    ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
+
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+
+# Applications
+
+INSTALLED_APPS = [
+    # daphne first: its runserver replaces Django's, so one command serves HTTP and
+    # websockets in development.
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "channels",
+    "django_htmx",
+    # The default app config wraps the template loaders so "page.html#partial" works.
+    "template_partials",
+    "axes",
+    "accounts",
+    "games",
+    "stats",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    # Last, so it sees the lockout flag the axes backend sets during authentication.
+    "axes.middleware.AxesMiddleware",
+]
+
+ROOT_URLCONF = "stopbus_site.urls"
+WSGI_APPLICATION = "stopbus_site.wsgi.application"
+ASGI_APPLICATION = "stopbus_site.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        # template_partials replaces this with its own loader chain (which still
+        # searches the app directories).
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+
+# Database
+
+DATABASES = {"default": env.db_url("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["OPTIONS"] = {
+        # Writers take the lock when the transaction starts instead of upgrading a
+        # read lock midway, which is what produces "database is locked" when async
+        # consumers and views write at the same time.
+        "transaction_mode": "IMMEDIATE",
+        # WAL lets readers carry on while one writer writes; busy_timeout makes a
+        # second writer wait instead of failing at once.
+        "init_command": (
+            "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=5000;"
+        ),
+    }
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Under ASGI every request may run its sync code in a different thread, so a
+    # persistent per-thread connection (CONN_MAX_AGE > 0) leaks one connection per
+    # thread, and Django's docs advise against it. A fresh connection per request
+    # (CONN_MAX_AGE=0) is safe but costs a TCP+auth round trip every time.
+    # psycopg's pool gives us both: a bounded set of connections per process, lent
+    # to whichever thread needs one and returned when Django "closes" it. It works
+    # with pytest-django's test database (Django closes the pool before creating
+    # and dropping it). Keep processes x DATABASE_POOL_MAX_SIZE under PostgreSQL's
+    # max_connections.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool refuses anything else
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": env.int("DATABASE_POOL_MIN_SIZE", default=1),
+        "max_size": env.int("DATABASE_POOL_MAX_SIZE", default=10),
+        "timeout": env.float("DATABASE_POOL_TIMEOUT", default=10.0),
+    }
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+
+# Channel layer and cache
+
+REDIS_URL = env.str("REDIS_URL", default="")
+
+if REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL]},
+        }
+    }
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "stopbus",
+        }
+    }
+else:
+    # Only reaches consumers in this process: fine for one daphne process.
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+
+# Authentication
+
+AUTH_USER_MODEL = "accounts.User"
+
+AUTHENTICATION_BACKENDS = [
+    # First, so a locked-out client is refused before its password is checked.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/"
+
+# django-axes: five wrong passwords for one username from one address lock that
+# pair out for 15 minutes (templates/accounts/lockout.html says so); a successful
+# log-in clears the count.
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "accounts/lockout.html"
+AXES_HTTP_RESPONSE_CODE = 429
+
+
+# Email
+
+# e.g. EMAIL_URL=smtp+tls://user:password@smtp.example.com:587
+vars().update(env.email_url("EMAIL_URL", default="consolemail://"))
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Stop the Bus <noreply@localhost>")
+SERVER_EMAIL = env.str("SERVER_EMAIL", default=DEFAULT_FROM_EMAIL)
+
+
+# Internationalisation
+
+LANGUAGE_CODE = "en-gb"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+
+# Static files
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        # Hashed, compressed files need `collectstatic`; development and tests serve
+        # files straight from the apps and static/ instead (whitenoise's finders).
+        "BACKEND": (
+            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            if PRODUCTION
+            else "django.contrib.staticfiles.storage.StaticFilesStorage"
+        ),
+    },
+}
+WHITENOISE_USE_FINDERS = not PRODUCTION
+# Look files up per request outside production, so edits show at once and no
+# staticfiles/ directory is expected to exist.
+WHITENOISE_AUTOREFRESH = not PRODUCTION
+
+
+# Security
+
+if PRODUCTION:
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=60 * 60 * 24 * 365)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+    SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=True)
+    SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
+    if env.bool("SECURE_PROXY_SSL_HEADER", default=False):
+        # Only safe when the proxy in front always sets (or strips) this header.
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    if not SECURE_SSL_REDIRECT:
+        # With SECURE_SSL_REDIRECT=false the TLS-terminating proxy redirects plain
+        # HTTP to HTTPS itself, so Django's own redirect check does not apply.
+        SILENCED_SYSTEM_CHECKS = ["security.W008"]
+
+
+# Logging
+
+LOG_LEVEL = env.str("LOG_LEVEL", default="WARNING").upper()
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"},
+    },
+    "handlers": {
+        # The level on the handler too: runserver's request log propagates INFO
+        # records up to the root logger, and it already prints them itself.
+        "console": {"class": "logging.StreamHandler", "formatter": "plain", "level": LOG_LEVEL},
+    },
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {
+        # Axes logs every failed attempt at INFO; warnings still come through.
+        "axes": {"level": "WARNING"},
+    },
+}

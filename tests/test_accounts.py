@@ -1,0 +1,316 @@
+"""Sign-up, log-in/out, profile and password flows, through the real pages."""
+
+import re
+
+import pytest
+from django.contrib.auth import get_user
+from django.urls import reverse
+
+from accounts.models import User
+from tests.factories import PASSWORD, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+SIGNUP_URL = reverse("accounts:signup")
+
+
+def signup_data(**overrides):
+    data = {
+        "username": "ace_of_clubs",
+        "email": "ace@example.com",
+        "password1": "stop-the-bus-2024!",
+        "password2": "stop-the-bus-2024!",
+    }
+    data.update(overrides)
+    return data
+
+
+def field_errors(response, field):
+    return response.context["form"].errors.get(field, [])
+
+
+# Sign-up
+
+
+def test_signup_page_renders(client):
+    response = client.get(SIGNUP_URL)
+    assert response.status_code == 200
+    assert b'name="password2"' in response.content
+
+
+def test_valid_signup_creates_user_logs_in_and_redirects_home(client):
+    response = client.post(SIGNUP_URL, signup_data(), follow=True)
+
+    user = User.objects.get(username="ace_of_clubs")
+    assert user.email == "ace@example.com"
+    assert user.check_password("stop-the-bus-2024!")
+    assert response.redirect_chain == [("/", 302)]
+    assert get_user(client).pk == user.pk
+    assert b"Welcome aboard, ace_of_clubs!" in response.content
+    # A flash message shows once.
+    assert b"Welcome aboard" not in client.get("/").content
+
+
+def test_signed_in_user_visiting_signup_goes_home(user_client):
+    response = user_client.get(SIGNUP_URL)
+    assert response.status_code == 302
+    assert response.url == "/"
+
+
+def test_duplicate_username_is_refused(client, user):
+    response = client.post(SIGNUP_URL, signup_data(username=user.username.upper()))
+
+    assert response.status_code == 200
+    assert field_errors(response, "username") == ["A user with that username already exists."]
+    assert User.objects.count() == 1
+
+
+def test_duplicate_email_is_refused_whatever_the_case(client, user):
+    response = client.post(SIGNUP_URL, signup_data(email=user.email.upper()))
+
+    assert response.status_code == 200
+    assert field_errors(response, "email") == ["An account with this email address already exists."]
+    assert b"An account with this email address already exists." in response.content
+    assert User.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("password", "message"),
+    [
+        ("Zq9!x", "This password is too short. It must contain at least 8 characters."),
+        ("password123", "This password is too common."),
+        ("40918273645", "This password is entirely numeric."),
+        ("ace_of_clubs1", "The password is too similar to the username."),
+    ],
+)
+def test_weak_passwords_are_refused(client, password, message):
+    response = client.post(SIGNUP_URL, signup_data(password1=password, password2=password))
+
+    assert response.status_code == 200
+    assert message in field_errors(response, "password2")
+    assert message.encode() in response.content
+    assert not User.objects.exists()
+
+
+def test_mismatched_passwords_are_refused(client):
+    response = client.post(SIGNUP_URL, signup_data(password2="stop-the-bus-2025!"))
+
+    assert response.status_code == 200
+    assert field_errors(response, "password2") == ["The two password fields didn’t match."]
+    assert not User.objects.exists()
+
+
+def test_email_is_required(client):
+    response = client.post(SIGNUP_URL, signup_data(email=""))
+
+    assert field_errors(response, "email") == ["This field is required."]
+    assert not User.objects.exists()
+
+
+def test_model_refuses_case_insensitive_duplicate_email():
+    UserFactory(email="Dealer@Example.com")
+    clash = User(username="other", email="dealer@example.com")
+    clash.set_password(PASSWORD)
+    with pytest.raises(Exception, match="email address already exists"):
+        clash.full_clean()
+
+
+# Log in and out
+
+
+def test_login_with_right_password(client, user):
+    response = client.post(
+        reverse("login"), {"username": user.username, "password": PASSWORD}, follow=True
+    )
+    assert response.redirect_chain == [("/", 302)]
+    assert get_user(client).pk == user.pk
+    assert f"Welcome back, <strong>{user.username}</strong>".encode() in response.content
+
+
+def test_login_with_wrong_password(client, user):
+    response = client.post(reverse("login"), {"username": user.username, "password": "nope"})
+    assert response.status_code == 200
+    assert b"Please enter a correct username and password" in response.content
+    assert not get_user(client).is_authenticated
+
+
+def test_logout_is_a_post(user_client):
+    assert user_client.get(reverse("logout")).status_code == 405
+
+    response = user_client.post(reverse("logout"))
+    assert response.status_code == 302
+    assert response.url == "/"
+    assert not get_user(user_client).is_authenticated
+
+
+def test_logged_in_header_has_logout_form_and_profile_link(user_client):
+    content = user_client.get("/").content.decode()
+    assert f'action="{reverse("logout")}"' in content
+    assert 'href="/accounts/profile/"' in content
+    assert "Log in</a>" not in content
+
+
+# Profile
+
+
+def test_profile_requires_login(client):
+    response = client.get(reverse("accounts:profile"))
+    assert response.status_code == 302
+    assert response.url == f"{reverse('login')}?next=/accounts/profile/"
+
+
+def test_profile_shows_account_details(user_client, user):
+    response = user_client.get(reverse("accounts:profile"))
+    content = response.content.decode()
+    assert response.status_code == 200
+    assert user.username in content
+    assert user.email in content
+    assert user.date_joined.strftime("%Y") in content
+    assert reverse("password_change") in content
+
+
+def test_profile_changes_email(user_client, user):
+    response = user_client.post(
+        reverse("accounts:profile"), {"email": "new-address@example.com"}, follow=True
+    )
+    user.refresh_from_db()
+    assert user.email == "new-address@example.com"
+    assert b"Your email address has been updated." in response.content
+
+
+def test_profile_refuses_email_of_another_account(user_client, user):
+    UserFactory(email="taken@example.com")
+    response = user_client.post(reverse("accounts:profile"), {"email": "TAKEN@example.com"})
+
+    assert response.status_code == 200
+    assert field_errors(response, "email") == ["An account with this email address already exists."]
+    user.refresh_from_db()
+    assert user.email != "TAKEN@example.com"
+
+
+def test_profile_keeps_own_email_in_another_case(user_client, user):
+    response = user_client.post(reverse("accounts:profile"), {"email": user.email.upper()})
+    assert response.status_code == 302
+
+
+# Passwords
+
+
+def test_password_change(user_client, user):
+    response = user_client.post(
+        reverse("password_change"),
+        {
+            "old_password": PASSWORD,
+            "new_password1": "a-brand-new-hand-77",
+            "new_password2": "a-brand-new-hand-77",
+        },
+        follow=True,
+    )
+    assert response.redirect_chain == [(reverse("password_change_done"), 302)]
+    assert b"Password changed" in response.content
+    user.refresh_from_db()
+    assert user.check_password("a-brand-new-hand-77")
+    # Still logged in: Django rotates the session hash instead of logging out.
+    assert get_user(user_client).is_authenticated
+
+
+def test_password_change_needs_the_old_password(user_client, user):
+    response = user_client.post(
+        reverse("password_change"),
+        {
+            "old_password": "wrong",
+            "new_password1": "a-brand-new-hand-77",
+            "new_password2": "a-brand-new-hand-77",
+        },
+    )
+    assert response.status_code == 200
+    user.refresh_from_db()
+    assert user.check_password(PASSWORD)
+
+
+def test_password_reset_by_email_link(client, user, mailoutbox):
+    response = client.post(reverse("password_reset"), {"email": user.email.upper()})
+    assert response.status_code == 302
+    assert response.url == reverse("password_reset_done")
+
+    assert len(mailoutbox) == 1
+    mail = mailoutbox[0]
+    assert mail.to == [user.email]
+    assert mail.subject == "Reset your Stop the Bus password"
+    link = re.search(r"http://testserver(/accounts/reset/\S+/)", mail.body)
+    assert link, mail.body
+
+    # The emailed link redirects to a token-free URL that shows the form.
+    response = client.get(link.group(1), follow=True)
+    assert response.status_code == 200
+    assert response.context["validlink"]
+    form_url = response.redirect_chain[-1][0]
+
+    response = client.post(
+        form_url,
+        {"new_password1": "fresh-deck-shuffle-5", "new_password2": "fresh-deck-shuffle-5"},
+    )
+    assert response.status_code == 302
+    assert response.url == reverse("password_reset_complete")
+
+    response = client.post(
+        reverse("login"), {"username": user.username, "password": "fresh-deck-shuffle-5"}
+    )
+    assert response.status_code == 302
+    assert get_user(client).pk == user.pk
+
+
+def test_password_reset_for_unknown_email_sends_nothing(client, mailoutbox):
+    response = client.post(reverse("password_reset"), {"email": "nobody@example.com"})
+    assert response.status_code == 302
+    assert mailoutbox == []
+
+
+def test_used_reset_link_is_refused(client, user, mailoutbox):
+    client.post(reverse("password_reset"), {"email": user.email})
+    path = re.search(r"http://testserver(/accounts/reset/\S+/)", mailoutbox[0].body).group(1)
+    form_url = client.get(path, follow=True).redirect_chain[-1][0]
+    client.post(form_url, {"new_password1": "fresh-deck-5", "new_password2": "fresh-deck-5"})
+
+    response = client.get(path, follow=True)
+    assert not response.context["validlink"]
+    assert b"That link has expired" in response.content
+
+
+# Admin
+
+
+def test_admin_lists_users(admin_client, user):
+    response = admin_client.get(reverse("admin:accounts_user_changelist"))
+    assert response.status_code == 200
+    assert user.username.encode() in response.content
+
+
+def test_admin_adds_a_user_with_an_email(admin_client):
+    response = admin_client.post(
+        reverse("admin:accounts_user_add"),
+        {
+            "username": "dealer",
+            "email": "dealer@example.com",
+            "usable_password": "true",
+            "password1": "a-fine-admin-pass-42",
+            "password2": "a-fine-admin-pass-42",
+        },
+    )
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    assert User.objects.get(username="dealer").email == "dealer@example.com"
+
+
+def test_admin_refuses_a_duplicate_email(admin_client, user):
+    response = admin_client.post(
+        reverse("admin:accounts_user_add"),
+        {
+            "username": "dealer",
+            "email": user.email.upper(),
+            "usable_password": "true",
+            "password1": "a-fine-admin-pass-42",
+            "password2": "a-fine-admin-pass-42",
+        },
+    )
+    assert response.status_code == 200
+    assert not User.objects.filter(username="dealer").exists()
