@@ -1,0 +1,453 @@
+"""The admin: house-rule variants to shape, and the room to inspect.
+
+Variants are the one thing admins design here. Their rules are checked by the
+engine (``Variant.clean`` turns its ``RulesError`` into field errors, so the
+messages appear under the fields they are about), the variant lab plays bots
+on them, and a variant that tables use cannot be deleted: it is deactivated.
+
+Tables, games and jobs are for looking at. Only ``games.actions`` changes a
+game, so their admins do not edit game state or the action log.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin.actions import delete_selected
+from django.contrib.admin.utils import quote, unquote
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count, ProtectedError, Q, RestrictedError
+from django.http import HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.text import slugify
+from django.utils.translation import ngettext
+
+from .engine import HouseRules, RulesError
+from .lab import DEFAULT_TIME_BUDGET, LabError, bot_lineup, default_players, run_lab
+from .models import Action, Game, GamePlayer, Job, Seat, Table, Variant
+
+# -- variants --------------------------------------------------------------------------------
+
+
+def in_use_message(variant: Variant, tables: int | None = None, games: int | None = None):
+    """Why ``variant`` cannot be deleted, in words, or None if nothing uses it."""
+    tables = variant.tables.count() if tables is None else tables
+    if tables:
+        return ngettext(
+            "“%(name)s” is used by %(count)d table; deactivate it instead.",
+            "“%(name)s” is used by %(count)d tables; deactivate it instead.",
+            tables) % {"name": variant.name, "count": tables}
+    games = variant.games.count() if games is None else games
+    if games:
+        return ngettext(
+            "“%(name)s” is used by %(count)d game; deactivate it instead.",
+            "“%(name)s” is used by %(count)d games; deactivate it instead.",
+            games) % {"name": variant.name, "count": games}
+    return None
+
+
+def _delete_unused_variants(modeladmin, request, queryset):
+    """Django's bulk delete, refused with a clear message if a variant is in use."""
+    in_use = (queryset.annotate(n_tables=Count("tables", distinct=True),
+                                n_games=Count("games", distinct=True))
+              .filter(Q(n_tables__gt=0) | Q(n_games__gt=0)))
+    if in_use:
+        for variant in in_use:
+            modeladmin.message_user(
+                request, in_use_message(variant, variant.n_tables, variant.n_games),
+                messages.ERROR)
+        modeladmin.message_user(request, "Nothing was deleted.", messages.ERROR)
+        return None
+    try:
+        return delete_selected(modeladmin, request, queryset)
+    except (ProtectedError, RestrictedError) as exc:  # a table appeared meanwhile
+        modeladmin.message_user(request, _still_used(exc), messages.ERROR)
+        return None
+
+
+def _still_used(exc) -> str:
+    count = len(getattr(exc, "protected_objects", None) or getattr(exc, "restricted_objects", ()))
+    return ngettext("Not deleted: %(count)d object still uses it; deactivate it instead.",
+                    "Not deleted: %(count)d objects still use it; deactivate it instead.",
+                    count) % {"count": count}
+
+
+class VariantForm(forms.ModelForm):
+    """The engine's words replace Django's generic range messages on a rule field.
+
+    ``Variant.clean`` attaches the engine's messages to the fields; a field with a
+    range validator would also show "Ensure this value is greater than or equal
+    to 1." above the engine's clearer sentence. Fields that failed before the
+    model was checked (not a number at all) keep their own message.
+    """
+
+    class Meta:
+        model = Variant
+        fields = "__all__"  # noqa: DJ007 -- the admin's fieldsets choose what is shown
+
+    def _post_clean(self):
+        failed_as_typed = set(self._errors or ())
+        super()._post_clean()
+        try:
+            HouseRules(**self.instance.rule_values())
+        except RulesError as exc:
+            for field, engine_messages in exc.errors.items():
+                if field not in self._errors or field in failed_as_typed:
+                    continue
+                errors = self._errors[field]
+                engines = [e for e in errors.as_data() if set(e.messages) & set(engine_messages)]
+                if engines:
+                    errors.data = engines
+        except (TypeError, ValueError):
+            pass
+
+
+class SimulateForm(forms.Form):
+    """What to run in the lab. ``rules`` are those of the variant being tried."""
+
+    MAX_GAMES = 5000
+    MAX_MC_GAMES = 50
+
+    players = forms.IntegerField()  # bounded by the rules, in __init__
+    bots = forms.CharField(
+        label="Bot line-up", max_length=200,
+        help_text="One level for everyone (greedy) or one per seat, separated by commas: "
+                  "greedy,greedy,random,random. Levels: random, greedy, mc (Monte-Carlo, "
+                  "slow).")
+    games = forms.IntegerField(min_value=1, max_value=MAX_GAMES, initial=500)
+    seed = forms.CharField(
+        max_length=40, initial="1",
+        help_text="The same seed, line-up and number of games give the same figures.")
+
+    def __init__(self, *args, rules, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.rules = rules
+        players = default_players(rules)
+        self.fields["players"] = forms.IntegerField(
+            min_value=rules.min_players, max_value=rules.max_players, initial=players,
+            help_text=f"These rules are for {rules.min_players} to {rules.max_players} "
+                      "players.")
+        self.fields["bots"].initial = ",".join(
+            ["greedy"] * ((players + 1) // 2) + ["random"] * (players // 2))
+
+    def clean(self):
+        data = super().clean()
+        if "bots" not in data or "players" not in data:
+            return data
+        try:
+            data["lineup"] = bot_lineup(data["bots"], data["players"], self.rules)
+        except LabError as exc:
+            self.add_error("bots", str(exc))
+            return data
+        if "mc" in data["lineup"] and data.get("games", 0) > self.MAX_MC_GAMES:
+            self.add_error("games", f"Monte-Carlo bots think hard: a few games a second. Ask "
+                           f"for at most {self.MAX_MC_GAMES} games with them here, or run "
+                           "“manage.py simulate” for long runs.")
+        return data
+
+
+@admin.register(Variant)
+class VariantAdmin(admin.ModelAdmin):
+    form = VariantForm
+    list_display = (
+        "name", "exchange", "ranking", "scoring", "starting_lives", "threes_high",
+        "ace_low_run", "tie_rule", "players", "turn_time", "rated", "active", "display_order",
+    )
+    list_display_links = ("name",)
+    list_editable = ("display_order",)
+    list_filter = ("exchange", "scoring", "ranking", "active", "rated")
+    search_fields = ("name", "slug", "description")
+    prepopulated_fields = {"slug": ("name",)}
+    readonly_fields = ("rules_in_plain_english",)
+    save_on_top = True
+    fieldsets = (
+        (None, {"fields": ("name", "slug", "description", "active",
+                           "rules_in_plain_english")}),
+        ("Ranking", {"fields": ("ranking", "threes_high", "ace_low_run", "tie_rule",
+                                "thirty_one", "blitz", "blitz_prials")}),
+        ("Exchange", {"fields": ("exchange", "swap_limit", "dealer_blind_swap", "may_pass")}),
+        ("Stopping the bus", {"fields": ("stop_after_swap", "stopper_penalty")}),
+        ("Lives and scoring", {"fields": ("scoring", "starting_lives", "floating",
+                                          "target_points", "starting_chips")}),
+        ("Table", {"fields": ("min_players", "max_players", "turn_seconds", "rated",
+                              "display_order")}),
+    )
+    actions = ["duplicate", "simulate"]
+
+    @admin.display(description="players", ordering="max_players")
+    def players(self, variant):
+        return f"{variant.min_players}–{variant.max_players}"
+
+    @admin.display(description="turn time", ordering="turn_seconds")
+    def turn_time(self, variant):
+        return f"{variant.turn_seconds} s" if variant.turn_seconds else "no clock"
+
+    @admin.display(description="Rules in plain English")
+    def rules_in_plain_english(self, variant):
+        # On an add page or a form that did not validate, ``variant`` holds what was typed.
+        try:
+            sentences = variant.rules.summary()
+        except RulesError as exc:
+            return format_html(
+                "<p>These rules cannot be played yet:</p><ul>{}</ul>",
+                format_html_join("", "<li>{}</li>",
+                                 ((msg,) for msgs in exc.errors.values() for msg in msgs)))
+        except (TypeError, ValueError):
+            return "Fill in the rules to see them in words."
+        return format_html("<ul>{}</ul>",
+                           format_html_join("", "<li>{}</li>", ((s,) for s in sentences)))
+
+    # -- duplicate ---------------------------------------------------------------------------
+
+    @admin.action(permissions=["add"], description="Duplicate the selected variants")
+    def duplicate(self, request, queryset):
+        made = []
+        for variant in queryset.order_by("display_order", "name"):
+            copy = Variant.objects.get(pk=variant.pk)
+            copy.pk = copy.id = None
+            copy._state.adding = True
+            copy.name, copy.slug = self._copy_name_and_slug(variant)
+            copy.active = False
+            copy.save()
+            self.log_addition(request, copy, [{"added": {}}])
+            made.append(copy.name)
+        self.message_user(
+            request,
+            ngettext("Made %(count)d copy: %(names)s. It is inactive: edit it, then tick "
+                     "“Active” to offer it to players.",
+                     "Made %(count)d copies: %(names)s. They are inactive: edit them, then "
+                     "tick “Active” to offer them to players.",
+                     len(made)) % {"count": len(made), "names": ", ".join(made)},
+            messages.SUCCESS)
+
+    @staticmethod
+    def _copy_name_and_slug(variant: Variant) -> tuple[str, str]:
+        name_length = Variant._meta.get_field("name").max_length
+        slug_length = Variant._meta.get_field("slug").max_length
+        for n in range(1, 1000):
+            suffix = " (copy)" if n == 1 else f" (copy {n})"
+            name = variant.name[: name_length - len(suffix)] + suffix
+            slug = slugify(name)[:slug_length]
+            if not Variant.objects.filter(Q(name=name) | Q(slug=slug)).exists():
+                return name, slug
+        raise RuntimeError(f"no free name for a copy of {variant.name}")
+
+    # -- simulate ----------------------------------------------------------------------------
+
+    @admin.action(permissions=["change"], description="Simulate the selected variant")
+    def simulate(self, request, queryset):
+        variants = list(queryset[:2])
+        if len(variants) != 1:
+            self.message_user(request, "Choose exactly one variant to simulate.",
+                              messages.WARNING)
+            return None
+        return HttpResponseRedirect(self._url("simulate", variants[0].pk))
+
+    def _url(self, view: str, *args) -> str:
+        opts = self.model._meta
+        return reverse(f"admin:{opts.app_label}_{opts.model_name}_{view}",
+                       args=[quote(a) for a in args], current_app=self.admin_site.name)
+
+    def get_urls(self):
+        opts = self.model._meta
+        own = [
+            path("<path:object_id>/simulate/", self.admin_site.admin_view(self.simulate_view),
+                 name=f"{opts.app_label}_{opts.model_name}_simulate"),
+        ]
+        return own + super().get_urls()  # before the admin's catch-all "<object_id>/"
+
+    def simulate_view(self, request, object_id):
+        variant = self.get_object(request, unquote(object_id))
+        if variant is None:
+            return self._get_obj_does_not_exist_redirect(request, self.model._meta, object_id)
+        if not self.has_change_permission(request, variant):
+            raise PermissionDenied
+        result = problem = None
+        try:
+            rules = variant.rules
+        except RulesError as exc:
+            rules = None
+            problem = f"These rules cannot be played: {exc}"
+        form = None
+        if rules is not None:
+            form = SimulateForm(request.POST if request.method == "POST" else None,
+                                rules=rules)
+            if request.method == "POST" and form.is_valid():
+                data = form.cleaned_data
+                result = run_lab(rules, data["players"], data["lineup"], data["games"],
+                                 seed=data["seed"], time_budget=DEFAULT_TIME_BUDGET)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Simulate {variant.name}",
+            "opts": self.model._meta,
+            "original": variant,
+            "form": form,
+            "problem": problem,
+            "result": result,
+            "time_budget": DEFAULT_TIME_BUDGET,
+            "max_mc_games": SimulateForm.MAX_MC_GAMES,
+            "has_view_permission": self.has_view_permission(request, variant),
+        }
+        request.current_app = self.admin_site.name
+        return TemplateResponse(request, "admin/games/variant/simulate.html", context)
+
+    # -- deleting only what nothing uses -----------------------------------------------------
+
+    def get_actions(self, request):
+        actions = super().get_actions(request)
+        if "delete_selected" in actions:  # present only for users who may delete
+            _, name, description = actions["delete_selected"]
+            actions["delete_selected"] = (_delete_unused_variants, name, description)
+        return actions
+
+    def delete_view(self, request, object_id, extra_context=None):
+        variant = self.get_object(request, unquote(object_id))
+        if variant is not None and self.has_delete_permission(request, variant):
+            reason = in_use_message(variant)
+            if reason:
+                self.message_user(request, reason, messages.ERROR)
+                return HttpResponseRedirect(self._url("change", variant.pk))
+        try:
+            return super().delete_view(request, object_id, extra_context)
+        except (ProtectedError, RestrictedError) as exc:  # a table appeared meanwhile
+            self.message_user(request, _still_used(exc), messages.ERROR)
+            return HttpResponseRedirect(self._url("change", variant.pk))
+
+
+# -- the room, read-mostly -------------------------------------------------------------------
+
+
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+    show_change_link = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class SeatInline(ReadOnlyInline):
+    model = Seat
+    fields = readonly_fields = ("position", "user", "bot_level", "away", "timeouts", "joined_at")
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = ("name", "variant", "host", "status", "seats", "private", "created_at")
+    list_filter = ("status", "private", "variant")
+    list_select_related = ("variant", "host")
+    search_fields = ("name", "host__username", "invite_code")
+    date_hierarchy = "created_at"
+    fields = ("name", "variant", "host", "status", "seats", "turn_seconds", "private",
+              "allow_spectators", "spectator_chat", "invite_code", "created_at", "updated_at",
+              "humans_last_seen")
+    # Who plays and how the game stands belong to games.actions; admins may only
+    # change how the table is shown.
+    readonly_fields = ("variant", "host", "status", "seats", "turn_seconds", "invite_code",
+                       "created_at", "updated_at", "humans_last_seen")
+    inlines = [SeatInline]
+
+    def has_add_permission(self, request):
+        return False  # a table is opened from the lobby, which seats its host
+
+
+class GamePlayerInline(ReadOnlyInline):
+    model = GamePlayer
+    fields = readonly_fields = ("seat", "name", "user", "bot_level", "place", "left_early")
+
+
+class ActionInline(ReadOnlyInline):
+    model = Action
+    verbose_name = "logged action"
+    verbose_name_plural = "action log"
+    fields = readonly_fields = ("seq", "seat", "by", "payload", "created_at")
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ("table", "number", "variant", "status", "version", "started_at",
+                    "finished_at")
+    list_filter = ("status", "rated", "variant")
+    list_select_related = ("table", "variant")
+    search_fields = ("table__name",)
+    date_hierarchy = "started_at"
+    fields = readonly_fields = (
+        "table", "number", "variant", "status", "rated", "version", "rules_in_force",
+        "started_at", "finished_at", "seed_if_over", "state_if_over")
+    inlines = [GamePlayerInline, ActionInline]
+
+    @admin.display(description="rules")
+    def rules_in_force(self, game):
+        try:
+            sentences = game.house_rules.summary()
+        except (RulesError, TypeError):
+            return str(game.rules)
+        return format_html("<ul>{}</ul>",
+                           format_html_join("", "<li>{}</li>", ((s,) for s in sentences)))
+
+    # The seed and the snapshot show every hand: keep them for games that are over,
+    # so an admin who also plays cannot see a running game's cards here.
+    @admin.display(description="seed")
+    def seed_if_over(self, game):
+        return game.seed if game.status != Game.Status.PLAYING else "Hidden until the game ends."
+
+    @admin.display(description="state")
+    def state_if_over(self, game):
+        if game.status == Game.Status.PLAYING:
+            return "Hidden until the game ends."
+        return format_html("<pre>{}</pre>", json.dumps(game.state, indent=1))
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # the log is the truth: replays, stats and audits come from it
+
+
+class DoneFilter(admin.SimpleListFilter):
+    title = "done"
+    parameter_name = "done"
+
+    def lookups(self, request, model_admin):
+        return (("yes", "Done"), ("no", "Pending"))
+
+    def queryset(self, request, queryset):
+        if self.value() == "yes":
+            return queryset.filter(done_at__isnull=False)
+        if self.value() == "no":
+            return queryset.filter(done_at__isnull=True)
+        return queryset
+
+
+@admin.register(Job)
+class JobAdmin(admin.ModelAdmin):
+    list_display = ("kind", "table", "game", "version", "seat", "due_at", "claimed_by",
+                    "done_at", "result")
+    list_filter = ("kind", DoneFilter)
+    list_select_related = ("table", "game", "game__table")
+    search_fields = ("table__name", "claimed_by", "result")
+    date_hierarchy = "due_at"
+    fields = readonly_fields = ("kind", "table", "game", "version", "seat", "due_at",
+                                "claimed_at", "claimed_by", "done_at", "result")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

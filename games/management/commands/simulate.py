@@ -1,0 +1,81 @@
+"""``manage.py simulate``: the variant lab on the command line.
+
+    python manage.py simulate --preset classic --players 4 \\
+        --bots greedy,greedy,mc,random --games 2000 --seed 1
+
+Plays every game asked for unless ``--time-budget`` says otherwise (the admin
+page stops after a few seconds; here long runs are the point).
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from games.engine import PRESETS, RulesError
+from games.lab import LabError, run_lab
+from games.models import Variant
+
+
+class Command(BaseCommand):
+    help = ("Bots play many games of a preset or a variant; prints win rates, average places, "
+            "hands per game, turns per hand and how often the stopper loses.")
+
+    def add_arguments(self, parser):
+        source = parser.add_mutually_exclusive_group()
+        source.add_argument("--preset", help=f"An engine preset: {', '.join(PRESETS)} "
+                                             "(default: classic).")
+        source.add_argument("--variant", help="The slug of a variant in the database.")
+        parser.add_argument("--players", type=int,
+                            help="Players at the table (default: as many as --bots names, "
+                                 "or 4).")
+        parser.add_argument("--bots", default="greedy",
+                            help="One bot level for everyone or one per seat, comma-separated: "
+                                 "random, greedy, mc (default: greedy).")
+        parser.add_argument("--games", type=int, default=500, help="Games to play (default 500).")
+        parser.add_argument("--seed", default="0", help="Same seed, same figures (default 0).")
+        parser.add_argument("--time-budget", type=float, default=None,
+                            help="Stop after this many seconds (default: play every game).")
+        parser.add_argument("--json", action="store_true",
+                            help="Print the figures as JSON instead of text.")
+
+    def handle(self, *args, **options):
+        name, rules = self._rules(options)
+        progress = self._progress if options["verbosity"] >= 2 else None
+        try:
+            result = run_lab(rules, options["players"], options["bots"], options["games"],
+                             seed=options["seed"], time_budget=options["time_budget"],
+                             progress=progress)
+        except LabError as exc:
+            raise CommandError(f"{name}: {exc}") from None
+        if progress is not None:
+            self.stderr.write("")  # end the progress line
+        if options["json"]:
+            self.stdout.write(json.dumps({"rules_name": name, **result.as_dict()}, indent=2))
+            return
+        self.stdout.write(f"{name}: {', '.join(result.bots)}; seed {result.seed}")
+        for line in result.lines():
+            self.stdout.write(line)
+
+    def _rules(self, options):
+        if options["variant"]:
+            variant = Variant.objects.filter(slug=options["variant"]).first()
+            if variant is None:
+                slugs = ", ".join(Variant.objects.values_list("slug", flat=True)) or "none"
+                raise CommandError(f"No variant with the slug {options['variant']!r} "
+                                   f"(there are: {slugs}).")
+            try:
+                return variant.name, variant.rules
+            except RulesError as exc:
+                raise CommandError(f"{variant.name} has rules that cannot be played: "
+                                   f"{exc}") from None
+        slug = options["preset"] or "classic"
+        if slug not in PRESETS:
+            raise CommandError(f"Unknown preset {slug!r}: choose from {', '.join(PRESETS)}.")
+        return PRESETS[slug].name, PRESETS[slug].rules
+
+    def _progress(self, done: int, asked: int) -> None:
+        if done % max(1, asked // 20) == 0 or done == asked:
+            self.stderr.write(f"\r{done}/{asked} games", ending="")
+            self.stderr.flush()
