@@ -17,9 +17,12 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from games.clock import ClockMiddleware  # noqa: E402
 from stopbus_site.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
+# The clock (bot moves, turn deadlines, the next deal) runs in every server process;
+# the first request or connection starts it.
+application = ClockMiddleware(ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         # Browsers send cookies with cross-site websocket handshakes too; checking
@@ -29,4 +32,4 @@ application = ProtocolTypeRouter(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),
     }
-)
+))

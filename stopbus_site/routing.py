@@ -4,4 +4,6 @@ Apps add their routes here (for example the game tables' consumers from
 ``games.routing``), so ``asgi.py`` has one list to mount.
 """
 
-websocket_urlpatterns = []
+from games.routing import websocket_urlpatterns as games_websockets
+
+websocket_urlpatterns = [*games_websockets]

@@ -155,7 +155,11 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # redis-py 8 reads with a 5 s timeout by default, which breaks the layer's
+            # blocking receive (every idle consumer would crash every 5 s): no read
+            # timeout on the layer's connections; connecting still times out.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None,
+                                  "socket_connect_timeout": 5}]},
         }
     }
     CACHES = {
@@ -258,6 +262,23 @@ if PRODUCTION:
         # With SECURE_SSL_REDIRECT=false the TLS-terminating proxy redirects plain
         # HTTP to HTTPS itself, so Django's own redirect check does not apply.
         SILENCED_SYSTEM_CHECKS = ["security.W008"]
+
+
+# The card room
+
+# Pauses that make bots and showdowns readable for people; tests set them to 0.
+STOPBUS_BOT_DELAY = env.float("STOPBUS_BOT_DELAY", default=0.9)
+STOPBUS_SHOWDOWN_PAUSE = env.float("STOPBUS_SHOWDOWN_PAUSE", default=8.0)
+# Every server process runs the clock (bot moves, turn deadlines, next deals) unless
+# this is off, e.g. when `manage.py run_clock` runs it as a process of its own.
+STOPBUS_CLOCK_AUTOSTART = env.bool("STOPBUS_CLOCK_AUTOSTART", default=True)
+STOPBUS_CLOCK_POLL = env.float("STOPBUS_CLOCK_POLL", default=0.25)
+# Per websocket: frames a second and the burst allowed; per user: chat messages a minute.
+STOPBUS_WS_RATE = env.float("STOPBUS_WS_RATE", default=8.0)
+STOPBUS_WS_BURST = env.int("STOPBUS_WS_BURST", default=16)
+STOPBUS_CHAT_PER_MINUTE = env.int("STOPBUS_CHAT_PER_MINUTE", default=12)
+# A table with no person connected for this long is played out by bots or closed.
+STOPBUS_ABANDON_AFTER = env.float("STOPBUS_ABANDON_AFTER", default=300.0)
 
 
 # Logging

@@ -1,11 +1,23 @@
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
-from django.views.generic import TemplateView
+from django.views.generic import RedirectView
+
+
+class FaviconView(RedirectView):
+    """Browsers ask for /favicon.ico whatever the page says."""
+
+    permanent = True
+
+    def get_redirect_url(self, *args, **kwargs):
+        return static("favicon.svg")  # at request time: the manifest exists by then
+
 
 urlpatterns = [
-    path("", TemplateView.as_view(template_name="home.html"), name="home"),
+    path("", include("games.urls")),
     path("accounts/", include("accounts.urls")),
     # login, logout, password_change(_done), password_reset(_done|_confirm|_complete)
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
+    path("favicon.ico", FaviconView.as_view()),
 ]

@@ -74,7 +74,20 @@ def _redis_problem():
     return None
 
 
-_SERVICE_CHECKS = {"postgres": _postgres_problem, "redis": _redis_problem}
+def _browser_problem():
+    """Why the Playwright tests can't drive Debian's chromium, or None if they can."""
+    if not os.path.exists(CHROMIUM):
+        return f"{CHROMIUM} is missing (apt-get install chromium)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError as exc:
+        return f"playwright is not installed: {exc}"
+    return None
+
+
+CHROMIUM = "/usr/bin/chromium"
+_SERVICE_CHECKS = {"postgres": _postgres_problem, "redis": _redis_problem,
+                   "browser": _browser_problem}
 _service_problems = {}
 
 
@@ -172,3 +185,11 @@ def user_client(client, user):
     """A test client logged in as ``user``."""
     client.force_login(user)
     return client
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _no_pauses_and_no_background_clock():
+    """Bots and deals wait for no one in tests, and tests run the clock themselves."""
+    with override_settings(STOPBUS_BOT_DELAY=0, STOPBUS_SHOWDOWN_PAUSE=0,
+                           STOPBUS_CLOCK_AUTOSTART=False):
+        yield

@@ -4,6 +4,7 @@ from html.parser import HTMLParser
 
 import pytest
 from django.template.loader import render_to_string
+from django.test import Client
 from django.urls import reverse
 
 pytestmark = pytest.mark.django_db
@@ -68,7 +69,7 @@ def assert_well_formed(html, title):
 @pytest.mark.parametrize(
     ("url", "title"),
     [
-        ("/", "Play online"),
+        ("/", "Lobby"),
         (reverse("login"), "Log in"),
         (reverse("accounts:signup"), "Sign up"),
         (reverse("password_reset"), "Reset your password"),
@@ -129,12 +130,10 @@ def test_admin_link_only_for_staff(client, user, user_client):
     assert 'href="/admin/"' in user_client.get("/").content.decode()
 
 
-def test_links_to_pages_that_do_not_exist_yet_are_left_out(user_client):
+def test_header_and_footer_link_stats_and_rules(user_client, client):
     html = user_client.get("/").content.decode()
-    # stats:mine and games:rules are added by their apps later; until then the
-    # header and footer must render without them.
-    assert "My stats" not in html
-    assert ">Rules<" not in html
+    assert f'href="{reverse("games:rules")}">Rules<' in html
+    assert "My stats" not in Client().get("/").content.decode(), "only for people signed in"
 
 
 def test_flash_messages_partial_renders_alone():

@@ -64,3 +64,17 @@ def test_cache_round_trip_through_redis():
     assert cache.get(key) == {"lives": 3}
     cache.delete(key)
     assert cache.get(key) is None
+
+
+@pytest.mark.redis
+@pytest.mark.timeout(30)
+async def test_an_idle_consumer_keeps_listening_past_the_redis_read_timeout():
+    """An idle consumer waits on a blocking pop; it must not time out after 5 s
+    (redis-py 8's default read timeout), or every quiet player would be dropped."""
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    waiting = asyncio.ensure_future(layer.receive(channel))
+    await asyncio.sleep(6.5)
+    assert not waiting.done(), f"receive ended early: {waiting.exception()!r}"
+    await layer.send(channel, {"type": "still.here"})
+    assert (await asyncio.wait_for(waiting, 5))["type"] == "still.here"

@@ -165,7 +165,8 @@ def test_redis_url_selects_redis_channel_layer_and_cache():
 
     layer = settings["CHANNEL_LAYERS"]["default"]
     assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
-    assert layer["CONFIG"]["hosts"] == [url]
+    assert layer["CONFIG"]["hosts"] == [
+        {"address": url, "socket_timeout": None, "socket_connect_timeout": 5}]
     cache = settings["CACHES"]["default"]
     assert cache["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
     assert cache["LOCATION"] == url

@@ -1,0 +1,41 @@
+from django import forms
+
+from .models import Variant
+
+
+class TableForm(forms.Form):
+    name = forms.CharField(max_length=60, required=False,
+                           widget=forms.TextInput(attrs={"placeholder": "Friday night bus"}))
+    variant = forms.ModelChoiceField(queryset=Variant.objects.active(), empty_label=None,
+                                     help_text="The house rules this table plays.")
+    seats = forms.IntegerField(min_value=2, max_value=16, initial=4,
+                               help_text="How many people (and bots) can sit down.")
+    private = forms.BooleanField(required=False,
+                                 help_text="Hidden from the lobby; share the invite link.")
+    allow_spectators = forms.BooleanField(required=False, initial=True,
+                                          help_text="Let others watch (they see only face-up "
+                                                    "cards).")
+    spectator_chat = forms.BooleanField(required=False, initial=True,
+                                        label="Spectators may chat")
+
+    def clean(self):
+        data = super().clean()
+        variant, seats = data.get("variant"), data.get("seats")
+        if variant and seats:
+            rules = variant.rules
+            if not rules.min_players <= seats <= rules.max_players:
+                self.add_error("seats", f"{variant.name} is for {rules.min_players} to "
+                                        f"{rules.max_players} players.")
+        return data
+
+
+class BotForm(forms.Form):
+    level = forms.ChoiceField(choices=[])
+
+    def __init__(self, *args, **kwargs):
+        from .engine import BOT_LEVELS
+
+        super().__init__(*args, **kwargs)
+        self.fields["level"].choices = list(BOT_LEVELS.items())
+
+

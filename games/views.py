@@ -1,0 +1,194 @@
+"""Lobby, table pages and the table's HTTP actions (sitting down, bots, starting).
+
+Moves in a game go over the table's websocket; everything here is a plain POST
+that also works without JavaScript. Errors come back as a message: with htmx,
+as an out-of-band notice; without, as a flash message and a redirect.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from . import actions
+from .access import may_watch
+from .board import board_for, load_table, recent_chat
+from .engine import PRESETS
+from .engine.ranking import BRAG_CATEGORIES, COMMERCE_CATEGORIES
+from .forms import BotForm, TableForm
+from .models import Table, Variant
+
+LOBBY_LIMIT = 50
+
+
+def lobby_tables(user):
+    """Open public tables, and every table the user sits at, newest activity first."""
+    visible = Q(private=False, status__in=[Table.Status.WAITING, Table.Status.PLAYING])
+    if getattr(user, "is_authenticated", False):
+        visible |= Q(seat_set__user=user) & ~Q(status=Table.Status.CLOSED)
+    return (Table.objects.filter(visible).distinct().select_related("variant", "host")
+            .annotate(taken=Count("seat_set", distinct=True))
+            .order_by("status", "-updated_at")[:LOBBY_LIMIT])
+
+
+def lobby(request):
+    form = TableForm()
+    return render(request, "games/lobby.html", {
+        "tables": lobby_tables(request.user),
+        "form": form,
+        "variants": Variant.objects.active(),
+    })
+
+
+@login_required
+@require_POST
+def create_table(request):
+    form = TableForm(request.POST)
+    if not form.is_valid():
+        return render(request, "games/lobby.html", {
+            "tables": lobby_tables(request.user), "form": form,
+            "variants": Variant.objects.active(), "form_open": True}, status=400)
+    try:
+        table = actions.create_table(request.user, **form.cleaned_data)
+    except actions.Refused as exc:
+        form.add_error(None, exc.message)
+        return render(request, "games/lobby.html", {
+            "tables": lobby_tables(request.user), "form": form,
+            "variants": Variant.objects.active(), "form_open": True}, status=400)
+    if table.private:
+        request.session["invites"] = [*request.session.get("invites", []), table.invite_code]
+    messages.success(request, f"Your table “{table.name}” is open. Invite people or add bots.")
+    return redirect(table)
+
+
+def _check_access(request, table_id: int):
+    allowed = may_watch(table_id, request.user, request.session.get("invites", []))
+    if allowed is None:
+        raise Http404("No such table.")
+    return allowed
+
+
+def table_page(request, table_id: int):
+    allowed = _check_access(request, table_id)
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('login')}?next={request.path}")
+    if not allowed:
+        return render(request, "games/private_table.html", status=403)
+    data = load_table(table_id)
+    context = board_for(data, request.user)
+    context["chat"] = recent_chat(data.table)
+    context["invite_url"] = request.build_absolute_uri(
+        reverse("games:invite", args=[data.table.invite_code]))
+    context["bot_form"] = BotForm()
+    return render(request, "games/table.html", context)
+
+
+def invite(request, code: str):
+    table = get_object_or_404(Table, invite_code=code)
+    invites = request.session.get("invites", [])
+    if code not in invites:
+        request.session["invites"] = [*invites, code]
+    return redirect(table)
+
+
+def _done(request, table: Table, message: str | None = None):
+    if request.htmx:
+        response = HttpResponse(status=204)
+        return response
+    if message:
+        messages.success(request, message)
+    return redirect(table)
+
+
+def _refused(request, table: Table, exc: actions.Refused):
+    if request.htmx:
+        html = render_to_string("games/_notice.html", {"message": exc.message,
+                                                       "level": "error"})
+        return HttpResponse(html, status=200)
+    messages.error(request, exc.message)
+    return redirect(table)
+
+
+def _table_action(view):
+    """POST-only, signed-in, and a Refused becomes a message instead of an error page."""
+    @login_required
+    @require_POST
+    def wrapped(request, table_id: int, *args, **kwargs):
+        table = get_object_or_404(Table, pk=table_id)
+        if not _check_access(request, table_id):
+            return render(request, "games/private_table.html", status=403)
+        try:
+            return view(request, table, *args, **kwargs)
+        except actions.Refused as exc:
+            return _refused(request, table, exc)
+
+    wrapped.__name__ = view.__name__
+    wrapped.__doc__ = view.__doc__
+    return wrapped
+
+
+@_table_action
+def join(request, table):
+    actions.join_table(table, request.user)
+    return _done(request, table, "You sat down.")
+
+
+@_table_action
+def leave(request, table):
+    actions.leave_table(table, request.user)
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = reverse("games:lobby")
+        return response
+    messages.info(request, f"You left “{table.name}”.")
+    return redirect("games:lobby")
+
+
+@_table_action
+def add_bot(request, table):
+    form = BotForm(request.POST)
+    if not form.is_valid():
+        raise actions.Refused("bot_level", "Choose a bot level.")
+    actions.add_bot(table, request.user, form.cleaned_data["level"])
+    return _done(request, table)
+
+
+@_table_action
+def remove_bot(request, table, position: int):
+    actions.remove_bot(table, request.user, position)
+    return _done(request, table)
+
+
+@_table_action
+def spectators(request, table):
+    allow = request.POST.get("allow") == "on"
+    actions.set_spectators(table, request.user, allow)
+    return _done(request, table, "Spectators may watch." if allow
+                 else "Only the players can see this table now.")
+
+
+@_table_action
+def start(request, table):
+    actions.start_game(table, request.user)
+    return _done(request, table)
+
+
+@_table_action
+def play_again(request, table):
+    actions.play_again(table, request.user)
+    return _done(request, table)
+
+
+def rules_page(request):
+    return render(request, "games/rules.html", {
+        "variants": Variant.objects.active(),
+        "presets": PRESETS,
+        "brag_categories": BRAG_CATEGORIES,
+        "commerce_categories": COMMERCE_CATEGORIES,
+    })

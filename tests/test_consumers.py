@@ -1,0 +1,338 @@
+"""The table's websocket: one view per viewer, clear refusals, nothing hidden leaks."""
+
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from games import actions, clock
+from games.engine import GreedyBot, seat_view
+from games.engine.cards import CODES
+from games.models import Game, Variant
+from stopbus_site.asgi import application
+from tests.factories import UserFactory
+from tests.html_contract import cards_in
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+# the origin validator reads ALLOWED_HOSTS when the app is built, before the test
+# runner adds "testserver", so the test client speaks from localhost
+ORIGIN = (b"origin", b"http://localhost")
+
+
+def session_cookie(user):
+    client = Client()
+    client.force_login(user)
+    return client.cookies["sessionid"].value
+
+
+async def connect(user, table_id, origin=ORIGIN):
+    headers = [origin]
+    if user is not None:
+        cookie = await sync_to_async(session_cookie)(user)
+        headers.append((b"cookie", f"sessionid={cookie}".encode()))
+    comm = WebsocketCommunicator(application, f"/ws/table/{table_id}/", headers=headers)
+    connected, code = await comm.connect(timeout=5)
+    return comm, connected, code
+
+
+async def latest(comm, timeout=3):
+    """Every frame waiting, the last one last."""
+    frames = [await comm.receive_from(timeout=timeout)]
+    while not await comm.receive_nothing(timeout=0.2):
+        frames.append(await comm.receive_from(timeout=timeout))
+    return frames
+
+
+def _setup_two_people():
+    variant, _ = Variant.objects.get_or_create(slug="classic", defaults={"name": "Classic"})
+    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    table = actions.create_table(alice, name="T", variant=variant, seats=2)
+    actions.join_table(table, bob)  # full: starts
+    game = table.current_game()
+    return table, game, alice, bob
+
+
+setup_two_people = sync_to_async(_setup_two_people)
+
+
+def _state(game_id):
+    game = Game.objects.get(pk=game_id)
+    return game, actions.state_of(game)
+
+
+get_state = sync_to_async(_state)
+
+
+def frame(**data):
+    return json.dumps(data)
+
+
+async def test_each_player_receives_their_own_hand_and_never_the_others():
+    table, game, alice, bob = await setup_two_people()
+    a, ok_a, _ = await connect(alice, table.pk)
+    b, ok_b, _ = await connect(bob, table.pk)
+    assert ok_a and ok_b
+    game, state = await get_state(game.pk)
+    html_a = (await latest(a))[-1]
+    html_b = (await latest(b))[-1]
+    up_a, down_a, ids_a = cards_in(html_a)
+    up_b, _, _ = cards_in(html_b)
+    hand = {0: {CODES[c] for c in state.hands[0]}, 1: {CODES[c] for c in state.hands[1]}}
+    assert hand[0] <= set(up_a) and not hand[1] & set(up_a)
+    assert hand[1] <= set(up_b) and not hand[0] & set(up_b)
+    assert down_a == 3 and "seat-1" in ids_a and "me" in ids_a
+    await a.disconnect()
+    await b.disconnect()
+
+
+async def test_a_spectator_sees_only_face_up_cards():
+    table, game, alice, bob = await setup_two_people()
+    watcher = await sync_to_async(UserFactory)(username="watcher")
+    s, ok, _ = await connect(watcher, table.pk)
+    assert ok
+    game, state = await get_state(game.pk)
+    html = (await latest(s))[-1]
+    up, down, _ = cards_in(html)
+    assert set(up) == {CODES[c] for c in state.widow}
+    assert down == 6
+    assert "You are watching" in html
+    await s.send_to(text_data=frame(kind="stop", version=game.version))
+    assert "only its players can play" in (await latest(s))[-1]
+    await s.disconnect()
+
+
+async def test_anonymous_and_foreign_origins_cannot_connect():
+    table, game, alice, bob = await setup_two_people()
+    _, ok, code = await connect(None, table.pk)
+    assert not ok and code == 4401
+    _, ok, _ = await connect(alice, table.pk, origin=(b"origin", b"http://evil.example"))
+    assert not ok
+    _, ok, code = await connect(alice, 999999)
+    assert not ok and code == 4404
+
+
+async def test_a_private_table_refuses_strangers():
+    def make():
+        variant, _ = Variant.objects.get_or_create(slug="classic",
+                                                   defaults={"name": "Classic"})
+        host = UserFactory()
+        table = actions.create_table(host, name="P", variant=variant, seats=3, private=True,
+                                     allow_spectators=False)
+        return table, UserFactory()
+
+    table, stranger = await sync_to_async(make)()
+    _, ok, code = await connect(stranger, table.pk)
+    assert not ok and code == 4403
+
+
+async def test_a_move_reaches_both_players_with_their_own_views():
+    table, game, alice, bob = await setup_two_people()
+    a, _, _ = await connect(alice, table.pk)
+    b, _, _ = await connect(bob, table.pk)
+    await latest(a)
+    await latest(b)
+    game, state = await get_state(game.pk)
+    mover, waiter = (a, b) if state.turn == 0 else (b, a)
+    action = GreedyBot(state.rules).choose(seat_view(state, state.turn)).to_dict()
+    action.pop("seat")
+    await mover.send_to(text_data=frame(**action, version=game.version,
+                                        HEADERS={"HX-Request": "true"}))
+    after_mover = (await latest(mover))[-1]
+    after_waiter = (await latest(waiter))[-1]
+    game2, state2 = await get_state(game.pk)
+    assert game2.version == game.version + 1
+    assert f'data-version="{game2.version}"' in after_mover
+    assert f'data-version="{game2.version}"' in after_waiter
+    waiter_seat = 1 - state.turn
+    up, _, _ = cards_in(after_waiter)
+    assert {CODES[c] for c in state2.hands[waiter_seat]} <= set(up)
+    assert not {CODES[c] for c in state2.hands[state.turn]
+                if c not in state2.known[state.turn]} & set(up)
+    await a.disconnect()
+    await b.disconnect()
+
+
+async def test_illegal_out_of_turn_stale_and_malformed_frames_change_nothing():
+    table, game, alice, bob = await setup_two_people()
+    a, _, _ = await connect(alice, table.pk)
+    b, _, _ = await connect(bob, table.pk)
+    await latest(a)
+    await latest(b)
+    game, state = await get_state(game.pk)
+    me, other = (a, b) if state.turn == 0 else (b, a)
+    not_mine = next(CODES[c] for c in range(52)
+                    if c not in state.hands[state.turn] and c not in state.widow)
+    cases = [
+        (me, frame(kind="swap", give=not_mine, take=CODES[state.widow[0]],
+                   version=game.version), "is not in your hand"),
+        (other, frame(kind="stop", version=game.version), "It is not your turn"),
+        (me, frame(kind="stop", version=game.version - 1), "out-of-date"),
+        (me, frame(kind="pass", version=game.version), "Passing is allowed only after"),
+        (me, "{not json", "not valid JSON"),
+        (me, json.dumps([1, 2]), "must be a JSON object"),
+        (me, frame(kind="teleport", version=game.version), "Unknown action"),
+        (me, frame(kind="stop"), "which version"),
+        (me, frame(kind="swap", give=["QS", 7], take="2C", version=game.version),
+         "not valid"),
+        (me, frame(kind="swap", give="ZZ", take="2C", version=game.version),
+         "is not a card code"),
+        (me, "x" * 5000, "too large"),
+    ]
+    for comm, text, expected in cases:
+        await comm.send_to(text_data=text)
+        frames = await latest(comm)
+        assert any(expected in f for f in frames), (expected, frames)
+        assert any('id="notice"' in f for f in frames)
+    game2, _ = await get_state(game.pk)
+    assert game2.version == game.version and game2.state == game.state
+    await a.disconnect()
+    await b.disconnect()
+
+
+async def test_too_many_frames_are_slowed_down(settings):
+    settings.STOPBUS_WS_BURST = 3
+    settings.STOPBUS_WS_RATE = 0.1
+    table, game, alice, bob = await setup_two_people()
+    a, _, _ = await connect(alice, table.pk)
+    await latest(a)
+    replies = []
+    for _ in range(6):
+        await a.send_to(text_data=frame(kind="sync"))
+        replies.extend(await latest(a))
+    assert any("too fast" in r for r in replies)
+    await a.disconnect()
+
+
+async def test_a_whole_hand_played_through_the_websocket_to_the_showdown():
+    table, game, alice, bob = await setup_two_people()
+    socks = {}
+    socks[0], _, _ = await connect(alice, table.pk)
+    socks[1], _, _ = await connect(bob, table.pk)
+    for comm in socks.values():
+        await latest(comm)
+    for _ in range(60):
+        game, state = await get_state(game.pk)
+        if state.phase != "play":
+            break
+        action = GreedyBot(state.rules).choose(seat_view(state, state.turn)).to_dict()
+        action.pop("seat")
+        await socks[state.turn].send_to(text_data=frame(**action, version=game.version))
+        for comm in socks.values():
+            await latest(comm)
+    game, state = await get_state(game.pk)
+    assert state.phase in ("showdown", "over")
+    html = (await latest(socks[0], timeout=3) if not await socks[0].receive_nothing(0.1)
+            else [None])[-1]
+    if html is None:
+        await socks[0].send_to(text_data=frame(kind="sync"))
+        html = (await latest(socks[0]))[-1]
+    up, _, _ = cards_in(html)
+    for seat in (0, 1):
+        assert {CODES[c] for c in state.hands[seat]} <= set(up), "all hands face up"
+    assert "Showdown" in html and "Fair deal check" in html
+    await socks[0].send_to(text_data=frame(kind="ready"))
+    await socks[1].send_to(text_data=frame(kind="ready"))
+    await latest(socks[0])
+    game2, state2 = await get_state(game.pk)
+    assert state.phase == "over" or state2.hand_no == state.hand_no + 1
+    for comm in socks.values():
+        await comm.disconnect()
+
+
+async def test_chat_is_escaped_limited_and_shared():
+    table, game, alice, bob = await setup_two_people()
+    a, _, _ = await connect(alice, table.pk)
+    b, _, _ = await connect(bob, table.pk)
+    await latest(a)
+    await latest(b)
+    await a.send_to(text_data=frame(kind="chat", text="<script>alert(1)</script> hello"))
+    got = (await latest(b))[-1]
+    assert "&lt;script&gt;" in got and "<script>" not in got
+    assert 'hx-swap-oob="beforeend"' in got
+    await a.send_to(text_data=frame(kind="chat", text="x" * 301))
+    assert any("at most 300" in f for f in await latest(a))
+    await a.disconnect()
+    await b.disconnect()
+
+
+async def test_the_clock_moves_bots_and_everyone_sees_it():
+    def make():
+        variant, _ = Variant.objects.get_or_create(slug="classic",
+                                                   defaults={"name": "Classic"})
+        alice = UserFactory()
+        table = actions.create_table(alice, name="B", variant=variant, seats=3)
+        actions.add_bot(table, alice, "greedy")
+        actions.add_bot(table, alice, "random")
+        return table, alice, table.current_game()
+
+    table, alice, game = await sync_to_async(make)()
+    a, _, _ = await connect(alice, table.pk)
+    await latest(a)
+    for _ in range(10):  # bots move until it is alice's turn
+        if not await sync_to_async(clock.run_due_jobs)():
+            break
+        game, state = await get_state(game.pk)
+        assert any(f'data-version="{game.version}"' in f for f in await latest(a))
+    game, state = await get_state(game.pk)
+    assert state.turn == 0 or state.phase != "play"
+    await a.disconnect()
+
+
+async def test_the_lobby_updates_live():
+    def make():
+        variant, _ = Variant.objects.get_or_create(slug="classic",
+                                                   defaults={"name": "Classic"})
+        return variant, UserFactory()
+
+    variant, host = await make_async(make)
+    cookie = await sync_to_async(session_cookie)(host)
+    lobby = WebsocketCommunicator(application, "/ws/lobby/",
+                                  headers=[ORIGIN, (b"cookie", f"sessionid={cookie}".encode())])
+    connected, _ = await lobby.connect()
+    assert connected
+    await make_async(lambda: actions.create_table(host, name="Fresh table", variant=variant,
+                                                  seats=3))
+    frame = await lobby.receive_from(timeout=3)
+    assert 'id="lobby-tables"' in frame and "Fresh table" in frame
+    await lobby.disconnect()
+
+
+async def test_spectators_are_sent_away_when_the_host_closes_the_table():
+    def make():
+        variant, _ = Variant.objects.get_or_create(slug="classic",
+                                                   defaults={"name": "Classic"})
+        host, watcher = UserFactory(), UserFactory()
+        table = actions.create_table(host, name="P", variant=variant, seats=2, private=True)
+        return table, host, watcher
+
+    table, host, watcher = await make_async(make)
+    cookie = await sync_to_async(session_cookie)(watcher)
+    comm = WebsocketCommunicator(application, f"/ws/table/{table.pk}/",
+                                 headers=[ORIGIN, (b"cookie", f"sessionid={cookie}".encode())])
+    # the watcher came with the invite link
+    from importlib import import_module
+
+    from django.conf import settings as django_settings
+
+    def remember_invite():
+        store = import_module(django_settings.SESSION_ENGINE).SessionStore(session_key=cookie)
+        store["invites"] = [table.invite_code]
+        store.save()
+
+    await make_async(remember_invite)
+    connected, _ = await comm.connect()
+    assert connected
+    await latest(comm)
+    await make_async(lambda: actions.set_spectators(table, host, False))
+    outputs = []
+    while not outputs or outputs[-1]["type"] != "websocket.close":
+        outputs.append(await comm.receive_output(timeout=3))
+    assert any("closed this table to spectators" in o.get("text", "") for o in outputs)
+    assert outputs[-1]["code"] == 4403
+
+
+async def make_async(fn):
+    return await sync_to_async(fn)()
