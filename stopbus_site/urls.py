@@ -15,6 +15,7 @@ class FaviconView(RedirectView):
 
 urlpatterns = [
     path("", include("games.urls")),
+    path("", include("stats.urls")),
     path("accounts/", include("accounts.urls")),
     # login, logout, password_change(_done), password_reset(_done|_confirm|_complete)
     path("accounts/", include("django.contrib.auth.urls")),

@@ -132,6 +132,7 @@ def test_admin_link_only_for_staff(client, user, user_client):
 
 def test_header_and_footer_link_stats_and_rules(user_client, client):
     html = user_client.get("/").content.decode()
+    assert f'href="{reverse("stats:mine")}"' in html and "My stats" in html
     assert f'href="{reverse("games:rules")}">Rules<' in html
     assert "My stats" not in Client().get("/").content.decode(), "only for people signed in"
 

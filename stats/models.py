@@ -1,0 +1,158 @@
+"""What the stats pages read: aggregates written when a game ends.
+
+Two tables, both written by :func:`stats.recording.record_finished_game` in the
+transaction that finishes a game, and both rebuilt from the action logs by
+``manage.py rebuild_stats``:
+
+* :class:`PlayerStats` -- one row per user and *scope*: the overall scope
+  (``variant`` is null) and one scope per variant they have played. Counts,
+  distributions, the best hand and the rating live here, so a profile or the
+  leaderboard is a read of a few rows, whatever the number of games.
+* :class:`PlayerGame` -- one row per user per finished game: place, the
+  game's hand facts and the rating before and after. History pages, the
+  rating chart and head-to-head read these through indexes.
+
+Bots get no rows: they are not users.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from games.models import Game, Variant
+
+from .rating import INITIAL_MU, INITIAL_SIGMA, display_rating
+
+
+class PlayerStats(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="stats")
+    variant = models.ForeignKey(Variant, on_delete=models.CASCADE, null=True, blank=True,
+                                related_name="player_stats",
+                                help_text="Empty: every variant together.")
+
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    place_total = models.PositiveIntegerField(default=0, help_text="Sum of places, for the "
+                                              "average.")
+    place_counts = models.JSONField(default=dict, blank=True,
+                                    help_text='Finishing places: {"1": games, "2": games, ...}')
+    hands = models.PositiveIntegerField(default=0, help_text="Showdowns taken part in.")
+    hands_survived = models.PositiveIntegerField(default=0)
+    lives_lost = models.PositiveIntegerField(default=0)
+    stops = models.PositiveIntegerField(default=0, help_text="Times they stopped the bus.")
+    stops_lost = models.PositiveIntegerField(default=0,
+                                             help_text="Stops after which they lost the hand.")
+    floats = models.PositiveIntegerField(default=0, help_text="Times they went floating.")
+    blitzes = models.PositiveIntegerField(default=0)
+    categories = models.JSONField(default=dict, blank=True,
+                                  help_text='Showdown hands by category: {"pair": n, ...}')
+
+    best_hand = models.JSONField(default=list, blank=True, help_text="Card codes.")
+    best_hand_description = models.CharField(max_length=120, blank=True)
+    best_hand_category = models.CharField(max_length=20, blank=True)
+    best_hand_order = models.SmallIntegerField(default=-1, help_text="Category order "
+                                               "(higher is better) across rankings.")
+    best_hand_percentile = models.FloatField(default=-1.0)
+    best_hand_strength = models.IntegerField(default=-1)
+    best_hand_game = models.ForeignKey(Game, on_delete=models.SET_NULL, null=True, blank=True,
+                                       related_name="+")
+
+    rating_mu = models.FloatField(default=INITIAL_MU)
+    rating_sigma = models.FloatField(default=INITIAL_SIGMA)
+    rating = models.FloatField(default=display_rating(INITIAL_MU, INITIAL_SIGMA),
+                               help_text="Shown rating: 1000 + 20 x (mu - 3 sigma).")
+    rated_games = models.PositiveIntegerField(default=0)
+    last_played_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "player stats"
+        constraints = [
+            models.UniqueConstraint(fields=["user", "variant"], name="stats_one_row_per_variant",
+                                    condition=Q(variant__isnull=False)),
+            models.UniqueConstraint(fields=["user"], name="stats_one_overall_row",
+                                    condition=Q(variant__isnull=True)),
+        ]
+        indexes = [
+            # the leaderboard: one scope, best rating first
+            models.Index(fields=["variant", "-rating"], name="stats_leaderboard"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.variant or 'all variants'}"
+
+    @property
+    def losses(self) -> int:
+        return self.games - self.wins
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def average_place(self) -> float | None:
+        return self.place_total / self.games if self.games else None
+
+    @property
+    def survival_rate(self) -> float:
+        return self.hands_survived / self.hands if self.hands else 0.0
+
+    @property
+    def stopper_loss_rate(self) -> float:
+        return self.stops_lost / self.stops if self.stops else 0.0
+
+
+class PlayerGame(models.Model):
+    """One user's result in one finished game."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="game_results")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="results")
+    variant = models.ForeignKey(Variant, on_delete=models.CASCADE, related_name="+")
+    finished_at = models.DateTimeField()
+    seat = models.PositiveSmallIntegerField()
+    place = models.PositiveSmallIntegerField()
+    players = models.PositiveSmallIntegerField(help_text="Seats in the game, bots included.")
+    left_early = models.BooleanField(default=False)
+    hands = models.PositiveSmallIntegerField(default=0)
+    hands_survived = models.PositiveSmallIntegerField(default=0)
+    lives_lost = models.PositiveSmallIntegerField(default=0)
+    stops = models.PositiveSmallIntegerField(default=0)
+    stops_lost = models.PositiveSmallIntegerField(default=0)
+    rated = models.BooleanField(default=False)
+    rating_before = models.FloatField(null=True, blank=True)
+    rating_after = models.FloatField(null=True, blank=True)
+    variant_rating_before = models.FloatField(null=True, blank=True)
+    variant_rating_after = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-finished_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="stats_one_result_per_game"),
+        ]
+        indexes = [
+            models.Index(fields=["user", "-finished_at", "-id"], name="stats_history"),
+            models.Index(fields=["user", "variant", "-finished_at", "-id"],
+                         name="stats_variant_history"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.place} of {self.players} in game {self.game_id}"
+
+    @property
+    def won(self) -> bool:
+        return self.place == 1
+
+    @property
+    def rating_change(self) -> float | None:
+        if self.rating_before is None or self.rating_after is None:
+            return None
+        return self.rating_after - self.rating_before
+
+    @property
+    def variant_rating_change(self) -> float | None:
+        if self.variant_rating_before is None or self.variant_rating_after is None:
+            return None
+        return self.variant_rating_after - self.variant_rating_before

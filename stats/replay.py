@@ -1,0 +1,188 @@
+"""A finished game, step by step, rebuilt from its log.
+
+Step 0 is the start (the cut and the first deal); step N is the state after
+the log's action N. Once a game is over nothing in it is secret any more, so a
+replay shows every hand, and every shuffle's revealed deck next to the
+commitment the players saw before it was played.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from games.engine import Action as EngineAction
+from games.engine import GameState, HouseRules, apply, fairness_reveals, new_game, verify_deck
+from games.engine.cards import CODES
+from games.engine.game import NEXT_HAND, OVER, SHOWDOWN
+from games.engine.ranking import CATEGORY_LABELS
+
+
+@dataclass
+class ShuffleCheck:
+    hand: int
+    label: str
+    commitment: str
+    salt: str
+    cards: list[str]
+    full_pack: bool
+    ok: bool
+    reason: str
+    announced: bool  # the log shows this commitment was given to players before play
+
+    @property
+    def hashed_text(self) -> str:
+        """Exactly what was hashed: anyone can recompute SHA-256 of it."""
+        return self.salt + ":" + " ".join(self.cards)
+
+    @property
+    def what(self) -> str:
+        if self.hand == 0:
+            return "The cut for the deal"
+        if ":reshuffle:" in self.label:
+            return f"Hand {self.hand}: the discard pile reshuffled into a new stock"
+        return f"Hand {self.hand}: the deck"
+
+
+@dataclass
+class SeatAtStep:
+    seat: int
+    name: str
+    username: str | None
+    bot_level: str
+    cards: list[str]
+    lives: int
+    points: int
+    chips: int
+    out: bool
+    floating: bool
+    to_play: bool
+    dealer: bool
+    stopper: bool
+    final_place: int | None
+    showdown_value: str = ""
+    showdown_category: str = ""
+    lost: bool = False
+    won: bool = False
+
+
+@dataclass
+class Replay:
+    rules: HouseRules
+    step: int
+    last_step: int
+    state: GameState
+    by: str
+    events: list[str]
+    seats: list[SeatAtStep]
+    hand_starts: dict[int, int]
+    shuffles: list[ShuffleCheck]
+    widow: list[str] = field(default_factory=list)
+    discard_top: str | None = None
+    discard_count: int = 0
+    stock_count: int = 0
+
+    @property
+    def hand_no(self) -> int:
+        return self.state.hand_no
+
+    @property
+    def hand_shuffles(self) -> list[ShuffleCheck]:
+        """The shuffles of the hand on show (and the cut, at the start)."""
+        return [s for s in self.shuffles
+                if s.hand == self.hand_no or (self.step == 0 and s.hand == 0)]
+
+    @property
+    def all_verified(self) -> bool:
+        return all(s.ok for s in self.shuffles)
+
+    @property
+    def at_showdown(self) -> bool:
+        return self.state.phase in (SHOWDOWN, OVER) and self.state.showdown is not None
+
+    @property
+    def phase_text(self) -> str:
+        s = self.state
+        if s.phase == OVER:
+            return f"Game over: {s.names[s.winner]} wins."
+        if s.phase == SHOWDOWN:
+            return f"Showdown of hand {s.hand_no}."
+        if s.turn is not None:
+            return f"Hand {s.hand_no}: {s.names[s.turn]} to play."
+        return f"Hand {s.hand_no}."
+
+
+def check_shuffle(record: dict, announced: set[str]) -> ShuffleCheck:
+    """Verify a revealed shuffle, and that its commitment is the one the log announced.
+
+    The cut is dealt face up, so it has no commitment in the log; every deck and
+    reshuffle does (the deal and reshuffle events carry it).
+    """
+    full_pack = ":reshuffle:" not in record["label"]
+    ok, reason = verify_deck(record["commitment"], record["salt"], record["cards"],
+                             full_pack=full_pack)
+    was_announced = record["hand"] == 0 or record["commitment"] in announced
+    if ok and not was_announced:
+        ok, reason = False, ("The revealed deck matches its commitment, but that is not the "
+                             "commitment announced to the players at the deal.")
+    return ShuffleCheck(record["hand"], record["label"], record["commitment"], record["salt"],
+                        list(record["cards"]), full_pack, ok, reason, was_announced)
+
+
+def announced_commitments(actions) -> set[str]:
+    return {event["data"]["commitment"] for row in actions for event in row.events
+            if event.get("kind") in ("deal", "reshuffle") and "commitment" in event.get("data", {})}
+
+
+def event_texts(events: list[dict]) -> list[str]:
+    return [e["text"] for e in events]
+
+
+def replay(game, players, actions, step: int) -> Replay:
+    """The game at ``step``. ``actions``: the log's rows in order, seq 0 (the start) first."""
+    rules = HouseRules.from_dict(game.rules)
+    names = [p.name for p in players]
+    state, _ = new_game(rules, names, bytes.fromhex(game.seed))
+    moves = [a for a in actions if a.seq >= 1]
+    last_step = len(moves)
+    step = max(0, min(step, last_step))
+    at, at_row = state, (actions[0] if actions and actions[0].seq == 0 else None)
+    hand_starts = {1: 0}
+    for row in moves:
+        state, _ = apply(state, EngineAction.from_dict(row.payload))
+        if row.payload.get("kind") == NEXT_HAND:
+            hand_starts[state.hand_no] = row.seq
+        if row.seq == step:
+            at, at_row = state, row
+    final = state
+    announced = announced_commitments(actions)
+    shuffles = [check_shuffle(r, announced) for r in fairness_reveals(final)]
+
+    sd = at.showdown if at.phase in (SHOWDOWN, OVER) else None
+    seats = []
+    for p in players:
+        i = p.seat
+        key = str(i)
+        seat = SeatAtStep(
+            seat=i, name=p.name, username=p.user.username if p.user_id else None,
+            bot_level=p.bot_level, cards=[CODES[c] for c in at.hands[i]],
+            lives=at.lives[i], points=at.points[i], chips=at.chips[i], out=at.out[i],
+            floating=at.floating(i), to_play=at.turn == i and at.phase not in (SHOWDOWN, OVER),
+            dealer=at.dealer == i, stopper=at.stopper == i,
+            final_place=p.place if p.place is not None else final.places[i])
+        if sd is not None and key in sd["hands"]:
+            seat.cards = list(sd["hands"][key])
+            seat.showdown_value = sd["values"][key]
+            seat.showdown_category = CATEGORY_LABELS.get(sd["categories"][key], "")
+            if rules.scoring == "lives":
+                seat.lost = i in sd["losers"] and not sd["void"]
+            else:
+                seat.won = i in sd["winners"]
+        seats.append(seat)
+    return Replay(
+        rules=rules, step=step, last_step=last_step, state=at,
+        by=at_row.by if at_row is not None else "table",
+        events=event_texts(at_row.events) if at_row is not None else [],
+        seats=seats, hand_starts=hand_starts, shuffles=shuffles,
+        widow=[CODES[c] for c in at.widow],
+        discard_top=CODES[at.discard[-1]] if at.discard else None,
+        discard_count=len(at.discard), stock_count=len(at.stock))

@@ -1,0 +1,253 @@
+"""The stats pages. Each reads a fixed number of rows through indexes.
+
+Nothing here counts games or replays more than one game: the counting is done
+once, when a game ends (:mod:`stats.recording`), so a page costs the same for a
+player with one game as for one with ten thousand. The rating chart shows the
+last :data:`CHART_GAMES` rated games; lists are paginated.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.db.models import Count, F, Q
+from django.http import Http404
+from django.shortcuts import get_object_or_404, render
+from django.utils.formats import date_format
+
+from games.engine.game import ordinal
+from games.engine.ranking import BRAG_CATEGORIES, COMMERCE_CATEGORIES
+from games.models import Action, Game, GamePlayer, Variant
+
+from .charts import bar_chart, describe_counts, line_chart
+from .models import PlayerGame, PlayerStats
+from .rating import BOT_MU, DISPLAY_BASE
+from .replay import replay
+
+User = get_user_model()
+
+RECENT_GAMES = 10
+HISTORY_PAGE = 20
+CHART_GAMES = 200
+LEADERBOARD_MIN_GAMES = 5
+LEADERBOARD_PAGE = 50
+H2H_RECENT = 20
+
+# Best first; Brag and Commerce share "flush" and "pair".
+CATEGORY_KEYS = list(dict(BRAG_CATEGORIES + COMMERCE_CATEGORIES).items())
+
+
+def _variants() -> list[Variant]:
+    return list(Variant.objects.order_by("display_order", "name").only("pk", "name", "slug"))
+
+
+def _selected_variant(request, variants: list[Variant]) -> Variant | None:
+    slug = request.GET.get("variant") or ""
+    if not slug:
+        return None
+    for variant in variants:
+        if variant.slug == slug:
+            return variant
+    raise Http404("No such variant.")
+
+
+def _result_rows(queryset, variants: list[Variant], limit: int | None = None) -> list[dict]:
+    """Results as plain rows (game, place, rating change, everyone at the table).
+
+    Two queries, and dicts rather than model instances: a list page renders a few
+    hundred of these values, and building models for them was most of its cost.
+    """
+    names = {v.pk: v.name for v in variants}
+    rows = list(queryset.values(
+        "game_id", "finished_at", "place", "players", "left_early", "rated", "rating_before",
+        "rating_after", "variant_id", table=F("game__table__name"))[:limit])
+    seats: dict[int, list[dict]] = {row["game_id"]: [] for row in rows}
+    players = (GamePlayer.objects.filter(game_id__in=list(seats)).order_by("game_id", "seat")
+               .values_list("game_id", "name", "user__username", "place"))
+    for game_id, name, username, place in players:
+        seats[game_id].append({"name": username or name, "username": username, "place": place})
+    for row in rows:
+        row["variant"] = names.get(row["variant_id"], "")
+        row["seats"] = seats[row["game_id"]]
+        before, after = row["rating_before"], row["rating_after"]
+        row["rating_change"] = None if before is None or after is None else after - before
+    return rows
+
+
+def _page_number(request) -> str:
+    return request.GET.get("page") or "1"
+
+
+# -- a player's page -----------------------------------------------------------------------------
+
+
+def profile(request, username):
+    player = get_object_or_404(User, username=username)
+    return _profile(request, player)
+
+
+@login_required
+def mine(request):
+    return _profile(request, request.user, mine=True)
+
+
+def _profile(request, player, mine=False):
+    variants = _variants()
+    variant = _selected_variant(request, variants)
+    rows = {r.variant_id: r for r in PlayerStats.objects.filter(user=player)}
+    stats = rows.get(variant.pk if variant else None)
+    played = [v for v in variants if v.pk in rows]
+
+    history = PlayerGame.objects.filter(user=player, rated=True)
+    if variant is not None:
+        history = history.filter(variant=variant)
+    rating_field = "variant_rating_after" if variant else "rating_after"
+    points = list(history.order_by("-finished_at", "-id")
+                  .values_list("finished_at", rating_field)[:CHART_GAMES])[::-1]
+
+    recent = PlayerGame.objects.filter(user=player)
+    if variant is not None:
+        recent = recent.filter(variant=variant)
+    recent = _result_rows(recent, variants, limit=RECENT_GAMES)
+
+    scope = variant.name if variant else "all variants"
+    context = {
+        "player": player,
+        "mine": mine,
+        "variants": played,
+        "variant": variant,
+        "scope": scope,
+        "stats": stats,
+        "recent": recent,
+        "rating_chart": _rating_chart(player, scope, points),
+        "places_chart": _places_chart(player, scope, stats),
+        "categories_chart": _categories_chart(player, scope, stats),
+        "chart_games": CHART_GAMES,
+        "min_games": LEADERBOARD_MIN_GAMES,
+        "bot_mu": BOT_MU,
+        "rating_base": int(DISPLAY_BASE),
+    }
+    return render(request, "stats/profile.html", context)
+
+
+def _rating_chart(player, scope, points):
+    values = [rating for _, rating in points if rating is not None]
+    if values:
+        description = (f"{len(values)} rated games, from {values[0]:.0f} to {values[-1]:.0f}; "
+                       f"lowest {min(values):.0f}, highest {max(values):.0f}.")
+    else:
+        description = "No rated games yet."
+    return line_chart(
+        "rating-chart", values, title=f"Rating of {player.username} over time, {scope}",
+        description=description,
+        first_label=date_format(points[0][0], "j M Y") if points else "",
+        last_label=date_format(points[-1][0], "j M Y") if points else "")
+
+
+def _places_chart(player, scope, stats):
+    counts = stats.place_counts if stats else {}
+    bars = [(ordinal(int(place)), n) for place, n in sorted(counts.items(),
+                                                               key=lambda kv: int(kv[0]))]
+    return bar_chart("places-chart", bars,
+                     title=f"Finishing places of {player.username}, {scope}",
+                     description=describe_counts(bars, "game"))
+
+
+def _categories_chart(player, scope, stats):
+    counts = stats.categories if stats else {}
+    bars = [(label, counts[key]) for key, label in CATEGORY_KEYS if counts.get(key)]
+    return bar_chart("categories-chart", bars,
+                     title=f"Showdown hands of {player.username} by kind, {scope}",
+                     description=describe_counts(bars, "hand"))
+
+
+# -- lists ---------------------------------------------------------------------------------------
+
+
+def leaderboard(request):
+    variants = _variants()
+    variant = _selected_variant(request, variants)
+    rows = PlayerStats.objects.filter(rated_games__gte=LEADERBOARD_MIN_GAMES)
+    rows = rows.filter(variant=variant) if variant else rows.filter(variant__isnull=True)
+    rows = rows.select_related("user").only(
+        "user__username", "rating", "rated_games", "games", "wins", "place_total",
+        "variant_id").order_by("-rating", "user_id")
+    page = Paginator(rows, LEADERBOARD_PAGE).get_page(_page_number(request))
+    return render(request, "stats/leaderboard.html", {
+        "variants": variants, "variant": variant, "page": page,
+        "min_games": LEADERBOARD_MIN_GAMES, "rating_base": int(DISPLAY_BASE),
+        "bot_mu": BOT_MU,
+    })
+
+
+def history(request, username):
+    player = get_object_or_404(User, username=username)
+    variants = _variants()
+    variant = _selected_variant(request, variants)
+    rows = PlayerGame.objects.filter(user=player)
+    if variant is not None:
+        rows = rows.filter(variant=variant)
+    # Page through ids alone (an index-only scan, however deep the page), then load
+    # the page's rows.
+    page = Paginator(rows.values_list("id", flat=True), HISTORY_PAGE).get_page(
+        _page_number(request))
+    results = _result_rows(PlayerGame.objects.filter(id__in=list(page)), variants)
+    return render(request, "stats/history.html", {
+        "player": player, "variants": variants, "variant": variant, "page": page,
+        "results": results,
+    })
+
+
+def head_to_head(request, a, b):
+    if a == b:
+        raise Http404("Pick two different players.")
+    users = {u.username: u for u in User.objects.filter(username__in=[a, b])}
+    if a not in users or b not in users:
+        raise Http404("No such player.")
+    one, other = users[a], users[b]
+    shared = PlayerGame.objects.filter(user=one, game__results__user=other)
+    their_place = F("game__results__place")
+    by_variant = list(
+        shared.values("variant__name", "variant__slug")
+        .annotate(games=Count("id"),
+                  ahead=Count("id", filter=Q(place__lt=their_place)),
+                  behind=Count("id", filter=Q(place__gt=their_place)),
+                  level=Count("id", filter=Q(place=their_place)),
+                  wins=Count("id", filter=Q(place=1)),
+                  their_wins=Count("id", filter=Q(**{"game__results__place": 1})))
+        .order_by("-games", "variant__name"))
+    totals = {key: sum(row[key] for row in by_variant)
+              for key in ("games", "ahead", "behind", "level", "wins", "their_wins")}
+    recent = list(shared.annotate(their_place=their_place)
+                  .select_related("variant").only(
+                      "game", "finished_at", "place", "players", "variant__name")
+                  [:H2H_RECENT])
+    return render(request, "stats/head_to_head.html", {
+        "one": one, "other": other, "by_variant": by_variant, "totals": totals,
+        "recent": recent,
+    })
+
+
+# -- replays -------------------------------------------------------------------------------------
+
+
+def game_replay(request, game_id):
+    game = get_object_or_404(Game.objects.select_related("table", "variant"), pk=game_id)
+    if game.status != Game.Status.FINISHED:
+        # a game in play has secrets (hands, the stock, the seed): no replay until it ends
+        raise Http404("Replays open when the game is over.")
+    try:
+        step = int(request.GET.get("step", 0))
+    except ValueError:
+        step = 0
+    players = list(GamePlayer.objects.filter(game=game).select_related("user").order_by("seat"))
+    actions = list(Action.objects.filter(game=game).order_by("seq")
+                   .only("seq", "seat", "payload", "events", "by"))
+    view = replay(game, players, actions, step)
+    return render(request, "stats/replay.html", {
+        "game": game, "replay": view,
+        "hands": sorted(view.hand_starts.items()),
+        "prev_step": view.step - 1 if view.step > 0 else None,
+        "next_step": view.step + 1 if view.step < view.last_step else None,
+    })
