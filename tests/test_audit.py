@@ -1,0 +1,231 @@
+"""The hidden-information audit, CI-sized: short games through in-process websockets.
+
+Every seat is played through its own WebsocketCommunicator from the HTML alone
+(``benchmarks.audit.choose_move``), with a spectator at every table; every frame
+is kept -- and now and then each viewer's table page, fetched over HTTP -- and judged
+by ``benchmarks.audit.audit_record`` against the replayed log.
+The second half shows the auditor is not blind: leaks planted in real frames
+are caught, each by the rule meant to catch it.
+"""
+
+import copy
+import json
+import random
+import re
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from benchmarks.audit import Truth, audit_record, choose_move, frame_version, read_record
+from benchmarks.wsplayer import Board
+from games import actions
+from games.engine.cards import CODES, NAMES, RANK_CODES, SUIT_SYMBOLS
+from stopbus_site.asgi import application
+from tests.factories import UserFactory, preset_variant
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
+
+ORIGIN = (b"origin", b"http://localhost")
+SHORT = {"starting_lives": 1, "target_points": 2, "starting_chips": 2, "turn_seconds": None}
+
+
+def _cookie(user):
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}".encode()
+
+
+def _set_up(slug, players):
+    variant = preset_variant(slug, **SHORT)
+    users = [UserFactory() for _ in range(players)]
+    watcher = UserFactory()
+    table = actions.create_table(users[0], name=f"Audit {slug}", variant=variant, seats=players)
+    for user in users[1:]:
+        actions.join_table(table, user)
+    game = table.current_game()
+    seats = dict(game.players.values_list("user_id", "seat"))
+    return table.pk, game.pk, [(u, seats[u.pk]) for u in users], watcher
+
+
+class Client_:
+    def __init__(self, name, viewer, comm, user, table_id):
+        self.name, self.viewer, self.comm = name, viewer, comm
+        self.user, self.table_id = user, table_id
+        self.frames: list[str] = []
+        self.board: Board | None = None
+
+    def page(self):
+        """The table page over HTTP, judged like a frame (it shows the same board)."""
+        client = Client()
+        client.force_login(self.user)
+        response = client.get(f"/t/{self.table_id}/")
+        assert response.status_code == 200
+        self.frames.append(response.content.decode())
+
+    async def until(self, version, timeout=5.0):
+        """Frames until a board at ``version`` or later (or the final standings)."""
+        while self.board is None or (self.board.version or 0) < version and not self.board.over:
+            try:
+                frame = await self.comm.receive_from(timeout=timeout)
+            except TimeoutError:
+                notices = [re.sub(r"<[^>]+>", "", f).strip() for f in self.frames
+                           if "notice--error" in f]
+                raise AssertionError(f"{self.name} never saw version {version}; "
+                                     f"refusals: {notices[-3:]}") from None
+            self.frames.append(frame)
+            board = Board.parse(frame)
+            if board is not None:
+                self.board = board
+
+    def log(self):
+        return {"name": self.name, "viewer": self.viewer, "frames": self.frames}
+
+
+async def play_game(slug, players, seed):
+    """Play one game to its end through websockets; return the auditor's record."""
+    table_id, game_id, seated, watcher = await sync_to_async(_set_up)(slug, players)
+    clients = []
+    for user, seat in [*seated, (watcher, None)]:
+        comm = WebsocketCommunicator(application, f"/ws/table/{table_id}/", headers=[
+            ORIGIN, (b"cookie", await sync_to_async(_cookie)(user))])
+        connected, _ = await comm.connect(timeout=5)
+        assert connected
+        clients.append(Client_(f"seat {seat}" if seat is not None else "spectator", seat, comm,
+                               user, table_id))
+    rng = random.Random(seed)
+    for client in clients:
+        await client.until(0)
+    players_ = [c for c in clients if c.viewer is not None]
+    for step in range(3000):
+        if all(c.board.over for c in clients):
+            break
+        if step % 9 == 4:
+            for client in clients:
+                await sync_to_async(client.page)()
+        version = max(c.board.version for c in clients)
+        moves = [(c, choose_move(c.board, rng)) for c in players_ if c.board.version == version]
+        moves = [(c, m) for c, m in moves if m is not None]
+        if moves:
+            client, move = moves[0]
+            await client.comm.send_to(text_data=json.dumps({**move, "version": version}))
+        else:
+            for client in players_:
+                if client.board.ready:
+                    await client.comm.send_to(text_data=json.dumps({"kind": "ready"}))
+        for client in clients:
+            await client.until(version + 1)
+    else:
+        raise AssertionError(f"{slug} did not end")
+    for client in clients:
+        await client.comm.disconnect()
+    return await sync_to_async(read_record)(game_id, [c.log() for c in clients], slug)
+
+
+GAMES = [("classic", 2), ("draw-and-discard", 2), ("commerce", 3), ("thirty-one-blitz", 3),
+         ("house-of-seed-002", 2), ("race-to-five", 2), ("double-or-nothing", 2)]
+
+
+@pytest.fixture(autouse=True)
+def _no_rate_limit(settings):
+    """The clients play with no think time; the rate limit has tests of its own."""
+    settings.STOPBUS_WS_RATE = 10_000
+    settings.STOPBUS_WS_BURST = 10_000
+
+
+async def test_every_frame_of_short_games_shows_only_what_its_viewer_may_see():
+    frames = checks = 0
+    for i, (slug, players) in enumerate(GAMES):
+        record = await play_game(slug, players, seed=i)
+        assert record["finished"], slug
+        audit = await sync_to_async(audit_record)(record)
+        assert audit.violation_count == 0, [str(v) for v in audit.violations]
+        assert audit.boards > audit.actions  # every seat and the spectator saw the game
+        frames += audit.frames
+        checks += audit.checks
+    assert frames > 200 and checks > frames * 10
+
+
+# -- the auditor catches what it is meant to catch -----------------------------------------------
+
+
+def _face_up(card):
+    code = CODES[card]
+    return (f'<span class="card card--red " data-card="{code}" aria-label="{NAMES[card]}" '
+            f'role="img"><span class="card__rank" aria-hidden="true">{RANK_CODES[card >> 2]}'
+            f'</span><span class="card__suit" aria-hidden="true">{SUIT_SYMBOLS[card & 3]}'
+            "</span></span>")
+
+
+def _planted(record, client_name, index, frame):
+    changed = copy.deepcopy(record)
+    for client in changed["clients"]:
+        if client["name"] == client_name:
+            client["frames"][index] = frame
+    return audit_record(changed)
+
+
+def _a_frame(record, truth, want):
+    """(client name, frame index, frame, version) of the first board matching ``want``."""
+    for client in record["clients"]:
+        for i, frame in enumerate(client["frames"]):
+            version = frame_version(frame)
+            if version is not None and want(client["viewer"], truth.states[version]):
+                return client["name"], client["viewer"], i, frame, truth.states[version]
+    raise AssertionError("no such frame")
+
+
+@pytest.fixture
+async def commerce_record(transactional_db):
+    return await play_game("commerce", 3, seed=11)
+
+
+@pytest.fixture
+async def stock_record(transactional_db):
+    return await play_game("draw-and-discard", 2, seed=12)
+
+
+async def test_planted_leaks_in_a_stock_game_are_caught(stock_record):
+    record = stock_record
+    truth = await sync_to_async(Truth)(record)
+    assert (await sync_to_async(audit_record)(record)).violation_count == 0
+    name, viewer, i, frame, state = _a_frame(
+        record, truth, lambda v, s: v is not None and s.phase == "play" and s.stock)
+    other = 1 - viewer
+    hidden = next(c for c in state.hands[other] if c not in state.known[other])
+    cases = {
+        "data-card": frame.replace('<section id="log"', _face_up(hidden) + '<section id="log"'),
+        "text": frame.replace("</section>", f"<p>{CODES[state.stock[-1]]}</p></section>", 1),
+        "seed": frame + f"<!-- {record['seed']} -->",
+        "salt": frame + f"<code>{state.fairness[-1]['salt']}</code>",
+        "deck": frame + "<code>" + " ".join(state.fairness[-1]["cards"][:6]) + "</code>",
+        "log": re.sub(r'(<li class="log__item log__item--[a-z_]+">)',
+                      rf"\1You drew {CODES[hidden]} from the stock", frame, count=1),
+    }
+    for rule, planted in cases.items():
+        audit = await sync_to_async(_planted)(record, name, i, planted)
+        assert audit.rules[rule] >= 1, (rule, [str(v) for v in audit.violations])
+    stock_top = await sync_to_async(_planted)(record, name, i, cases["text"])
+    assert "the top of the stock" in str(stock_top.violations[0])
+
+
+async def test_the_commerce_dealer_may_not_see_their_own_hand_before_the_unseen_swap(
+        commerce_record):
+    record = commerce_record
+    truth = await sync_to_async(Truth)(record)
+    assert (await sync_to_async(audit_record)(record)).violation_count == 0
+    name, viewer, i, frame, state = _a_frame(
+        record, truth, lambda v, s: s.phase == "dealer_swap" and v == s.dealer)
+    assert 'name="positions"' in frame  # the unseen-swap form: places, not cards
+    own = state.hands[viewer][0]
+    planted = frame.replace('<section id="log"', _face_up(own) + '<section id="log"')
+    audit = await sync_to_async(_planted)(record, name, i, planted)
+    assert audit.rules["data-card"] == 1
+    assert "own hand, which it has not looked at" in str(audit.violations[0])
+    # the same card in a spectator's frame at the same moment is a leak too
+    name, _, i, frame, _ = _a_frame(
+        record, truth, lambda v, s: v is None and s.phase == "dealer_swap")
+    audit = await sync_to_async(_planted)(
+        record, name, i, frame.replace("</section>", f"{CODES[own]}</section>", 1))
+    assert audit.rules["text"] == 1
