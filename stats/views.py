@@ -16,6 +16,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils.formats import date_format
 
+from games.access import may_watch
 from games.engine.game import ordinal
 from games.engine.ranking import BRAG_CATEGORIES, COMMERCE_CATEGORIES
 from games.models import Action, Game, GamePlayer, Variant
@@ -237,6 +238,10 @@ def game_replay(request, game_id):
     if game.status != Game.Status.FINISHED:
         # a game in play has secrets (hands, the stock, the seed): no replay until it ends
         raise Http404("Replays open when the game is over.")
+    if game.table.private and not may_watch(game.table_id, request.user,
+                                            request.session.get("invites", [])):
+        # a private table's games are for its players and the people they invited
+        raise Http404("This game was played at a private table.")
     try:
         step = int(request.GET.get("step", 0))
     except ValueError:

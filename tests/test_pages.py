@@ -46,7 +46,8 @@ class DocumentOutline(HTMLParser):
         self.open_tags.pop()
 
     def handle_data(self, data):
-        if self.open_tags and self.open_tags[-1] == "title":
+        # the document's title, not an inline SVG's <title> in the body
+        if self.open_tags[-2:] == ["head", "title"]:
             self.title += data
 
 
@@ -70,6 +71,8 @@ def assert_well_formed(html, title):
     ("url", "title"),
     [
         ("/", "Lobby"),
+        (reverse("games:rules"), "Rules"),
+        (reverse("stats:leaderboard"), "Leaderboard"),
         (reverse("login"), "Log in"),
         (reverse("accounts:signup"), "Sign up"),
         (reverse("password_reset"), "Reset your password"),
@@ -89,6 +92,7 @@ def test_public_pages(client, url, title):
     ("url", "title"),
     [
         (reverse("accounts:profile"), "Your profile"),
+        (reverse("stats:mine"), "My stats"),
         (reverse("password_change"), "Change password"),
         (reverse("password_change_done"), "Password changed"),
     ],

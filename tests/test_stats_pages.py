@@ -326,3 +326,18 @@ def test_replay_of_a_draw_and_discard_game_shows_the_piles(client, players):
     assert "Discard pile" in html and "face down" in html
     assert backs == 1, "the stock is one face-down card and a count"
     assert len(codes) >= 2 * 3 + 1
+
+
+def test_a_private_tables_replay_is_for_its_players_and_invitees(client):
+    from games.models import Table
+
+    alice, stranger = UserFactory(), UserFactory()
+    game = finished_game([alice], bots=["greedy"])
+    Table.objects.filter(pk=game.table_id).update(private=True)
+    url = reverse("stats:replay", args=[game.pk])
+    client.force_login(stranger)
+    assert client.get(url).status_code == 404
+    client.get(reverse("games:invite", args=[game.table.invite_code]))
+    assert client.get(url).status_code == 200
+    client.force_login(alice)
+    assert client.get(url).status_code == 200
