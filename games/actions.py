@@ -26,7 +26,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.cache import cache
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from . import engine
@@ -135,7 +135,7 @@ def announce_table(table_id: int, version: int | None = None, lobby: bool = True
 
 
 _ANNOUNCED: OrderedDict[tuple[int, str], Game] = OrderedDict()
-_ANNOUNCED_MAX = 1024
+_ANNOUNCED_MAX = 256
 
 
 def _announced(table_id: int, stamp: str, game: Game) -> None:
@@ -370,6 +370,74 @@ def seats_by_index(game: Game) -> list[Seat]:
     return list(game.table.seat_set.select_related("user").order_by("position"))
 
 
+# -- writing rows on the hot path -----------------------------------------------------------------
+#
+# Every move writes an action, retires and schedules a job and rewrites the game row.
+# Through querysets each of those statements costs several times its round trip in
+# Python (building and compiling the query); these helpers write the same columns the
+# same way (each field's own pre_save and get_db_prep_save, so JSON, dates and
+# defaults are what the ORM would write) with SQL made once per model and backend.
+# (S608 below: the SQL holds only quoted names from the models; every value is bound.)
+
+_SQL: dict = {}
+
+
+def _sql(key, make) -> str:
+    sql = _SQL.get((connection.vendor, key))
+    if sql is None:
+        sql = _SQL[(connection.vendor, key)] = make(connection.ops.quote_name)
+    return sql
+
+
+def _insert_row(obj) -> None:
+    """INSERT ``obj`` (a new model instance) as ``obj.save()`` would; its pk stays unset."""
+    meta = obj._meta
+    fields = [f for f in meta.concrete_fields if not f.primary_key]
+    sql = _sql(("insert", meta.label), lambda qn: (
+        f"INSERT INTO {qn(meta.db_table)} ({', '.join(qn(f.column) for f in fields)}) "  # noqa: S608
+        f"VALUES ({', '.join(['%s'] * len(fields))})"))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [f.get_db_prep_save(f.pre_save(obj, True), connection)
+                             for f in fields])
+
+
+def _update_row(obj, names: tuple[str, ...]) -> None:
+    """``obj.save(update_fields=names)``, for a row known to exist."""
+    meta = obj._meta
+    fields = [meta.get_field(name) for name in names]
+    sql = _sql(("update", meta.label, names), lambda qn: (
+        f"UPDATE {qn(meta.db_table)} SET {', '.join(f'{qn(f.column)} = %s' for f in fields)} "  # noqa: S608
+        f"WHERE {qn(meta.pk.column)} = %s"))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [f.get_db_prep_save(f.pre_save(obj, False), connection)
+                             for f in fields] + [obj.pk])
+
+
+def _seats_for_play(table_id: int) -> list[Seat]:
+    """The table's seats in engine order, with what scheduling needs (no users)."""
+    meta = Seat._meta
+    names = ("id", "position", "user_id", "bot_level", "away", "timeouts")
+    sql = _sql(("seats",), lambda qn: (
+        f"SELECT {', '.join(qn(n) for n in names)} FROM {qn(meta.db_table)} "  # noqa: S608
+        f"WHERE {qn('table_id')} = %s ORDER BY {qn('position')}"))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [table_id])
+        rows = cursor.fetchall()
+    return [Seat(id=i, table_id=table_id, position=position, user_id=user_id,
+                 bot_level=bot_level, away=bool(away), timeouts=timeouts)
+            for i, position, user_id, bot_level, away, timeouts in rows]
+
+
+def _retire_jobs(game_id: int, now) -> None:
+    """Mark the game's pending jobs superseded (the ORM's ``update`` of them)."""
+    sql = _sql(("retire",), lambda qn: (
+        f"UPDATE {qn(Job._meta.db_table)} SET {qn('done_at')} = %s, {qn('result')} = %s "  # noqa: S608
+        f"WHERE {qn('game_id')} = %s AND {qn('done_at')} IS NULL"))
+    done_at = Job._meta.get_field("done_at").get_db_prep_save(now, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [done_at, "superseded", game_id])
+
+
 # -- playing -------------------------------------------------------------------------------------
 
 
@@ -408,10 +476,10 @@ def play(game_id: int, seat: int | None, data: dict | EngineAction, version: int
                               f"(version {version}, now {game.version}); it was not played.")
             state = state_of(game)
             new_state, events = engine.apply(state, action)
-            Action.objects.create(game=game, seq=new_state.version, seat=seat,
-                                  payload=action.to_dict(),
-                                  events=[e.to_dict() for e in events], by=by)
-            seats = seats_by_index(game)
+            _insert_row(Action(game=game, seq=new_state.version, seat=seat,
+                               payload=action.to_dict(),
+                               events=[e.to_dict() for e in events], by=by))
+            seats = _seats_for_play(game.table_id)
             if by == "player" and seat is not None and seats[seat].timeouts:
                 Seat.objects.filter(pk=seats[seat].pk).update(timeouts=0)
             over = new_state.phase == OVER
@@ -425,7 +493,7 @@ def play(game_id: int, seat: int | None, data: dict | EngineAction, version: int
                 game.status = Game.Status.FINISHED
                 game.finished_at = timezone.now()
                 fields += ["status", "finished_at"]
-            game.save(update_fields=fields)
+            _update_row(game, tuple(fields))
             if over:
                 _finish(game, new_state)
             transaction.on_commit(lambda: _remember(game.pk, new_state))
@@ -463,21 +531,20 @@ def _schedule_after(game: Game, state: GameState, seats: list[Seat],
     Sets ``game.deadline``; ``save_deadline=False`` leaves storing it to the caller's
     own save of the game row (one query fewer on every move)."""
     now = timezone.now()
-    Job.objects.filter(game=game, done_at__isnull=True).update(done_at=now,
-                                                               result="superseded")
+    _retire_jobs(game.pk, now)
     deadline = None
     if state.phase == OVER:
         pass
     elif state.phase == SHOWDOWN:
-        Job.objects.create(kind=Job.Kind.NEXT_HAND, table_id=game.table_id, game=game,
-                           version=state.version, due_at=now + showdown_pause())
+        _insert_row(Job(kind=Job.Kind.NEXT_HAND, table_id=game.table_id, game=game,
+                        version=state.version, due_at=now + showdown_pause()))
     elif seats[state.turn].is_bot or seats[state.turn].away:
-        Job.objects.create(kind=Job.Kind.BOT_MOVE, table_id=game.table_id, game=game,
-                           version=state.version, seat=state.turn, due_at=now + bot_delay())
+        _insert_row(Job(kind=Job.Kind.BOT_MOVE, table_id=game.table_id, game=game,
+                        version=state.version, seat=state.turn, due_at=now + bot_delay()))
     elif game.table.turn_seconds:
         deadline = now + timedelta(seconds=game.table.turn_seconds)
-        Job.objects.create(kind=Job.Kind.TURN_TIMEOUT, table_id=game.table_id, game=game,
-                           version=state.version, seat=state.turn, due_at=deadline)
+        _insert_row(Job(kind=Job.Kind.TURN_TIMEOUT, table_id=game.table_id, game=game,
+                        version=state.version, seat=state.turn, due_at=deadline))
     if game.deadline != deadline:
         game.deadline = deadline
         if save_deadline:

@@ -53,7 +53,7 @@ class TableData:
 
 
 _SHARED: OrderedDict[tuple[int, str], TableData] = OrderedDict()
-_SHARED_MAX = 512
+_SHARED_MAX = 128  # a change's readers in one process come within moments
 
 # The last full read of each table in this process: what a "game only" change keeps.
 _KNOWN: dict[int, tuple[int, TableData]] = {}

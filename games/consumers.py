@@ -12,6 +12,7 @@ changes nothing.
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 import threading
@@ -19,8 +20,9 @@ import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.generic.websocket import AsyncWebsocketConsumer as ChannelsWebsocketConsumer
 from django.conf import settings
 from django.db import connection
 from django.template.loader import render_to_string
@@ -68,7 +70,29 @@ def _db_threads() -> int:
     if not pool:
         return 0
     size = pool.get("max_size", 10) if isinstance(pool, dict) else 10
-    return getattr(settings, "STOPBUS_DB_THREADS", None) or max(1, min(8, size - 2))
+    return getattr(settings, "STOPBUS_DB_THREADS", 0) or max(1, min(8, size - 2))
+
+
+_memory_settled = False
+
+
+def settle_memory() -> None:
+    """Once per process, when it starts serving websockets: tune the cyclic collector.
+
+    A full collection walks every object the process holds -- modules, templates,
+    caches: a few hundred thousand -- and under load it ran every few seconds,
+    stopping every thread for 100-300 ms each time (the slowest moves' latency).
+    What the process loaded to start is never garbage, so it is frozen out of those
+    walks, and young objects (a board's context, a table just read) get the time to
+    die young instead of being promoted into the generations the walks cover.
+    """
+    global _memory_settled
+    if _memory_settled:
+        return
+    _memory_settled = True
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 20, 20)
 
 
 def in_db_thread(fn):
@@ -89,6 +113,25 @@ def in_db_thread(fn):
             if _executor is None:
                 _executor = ThreadPoolExecutor(threads, thread_name_prefix="db")
     return database_sync_to_async(fn, thread_sensitive=False, executor=_executor)
+
+
+class AsyncWebsocketConsumer(ChannelsWebsocketConsumer):
+    """Channels' consumer, without a thread hop on every message.
+
+    Channels' ``dispatch`` closes stale database connections before each handler,
+    by running ``close_old_connections`` in the process's one thread-sensitive
+    thread: every frame and group message of every connection in the process
+    queues for that thread, whether or not its handler touches the database.
+    Here no handler queries on the event loop; all database work goes through
+    ``in_db_thread`` (``database_sync_to_async``), which closes stale
+    connections before and after each call in the thread that uses them.
+    """
+
+    async def dispatch(self, message):
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
 
 def _notice(message: str, level: str = "error") -> str:
@@ -138,15 +181,28 @@ _FINGERPRINT_SQL = (
     f"JOIN {Table._meta.db_table} t ON t.id = g.table_id "  # names from the models
     "WHERE g.table_id = %s ORDER BY g.number DESC LIMIT 1")
 
+# A ping on PostgreSQL: presence's two updates (``presence.seen``) and the fingerprint
+# in one statement. Every open page pings twice a minute, so with thousands of them
+# this is most of what an idle room costs. (The SELECT reads the rows as they were
+# before the updates, which change neither the game nor ``updated_at``.)
+_PING_SQL = f"WITH {presence.SEEN_CTE} {_FINGERPRINT_SQL}"
 
-def _fingerprint(table_id: int) -> tuple | None:
+
+def _fingerprint(table_id: int, seen_channel: str | None = None) -> tuple | None:
     """(game, version, ready, table's updated_at) of the table's current game, as
-    ``_board_html`` notes what it showed."""
+    ``_board_html`` notes what it showed. ``seen_channel``: also note a ping from
+    that connection (``presence.seen``)."""
     if connection.vendor != "postgresql":
+        if seen_channel is not None:
+            presence.seen(seen_channel, table_id)
         return (Game.objects.filter(table_id=table_id).order_by("-number")
                 .values_list("pk", "version", "ready", "table__updated_at").first())
     with connection.cursor() as cursor:  # the ORM's share of this small query is most of it
-        cursor.execute(_FINGERPRINT_SQL, [table_id])
+        if seen_channel is None:
+            cursor.execute(_FINGERPRINT_SQL, [table_id])
+        else:
+            cursor.execute(_PING_SQL, [*presence.seen_params(seen_channel, table_id),
+                                       table_id])
         row = cursor.fetchone()
     if row is None:
         return None
@@ -156,6 +212,7 @@ def _fingerprint(table_id: int) -> tuple | None:
 
 class TableConsumer(AsyncWebsocketConsumer):
     async def connect(self):
+        settle_memory()
         self.user = self.scope.get("user")
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
         if self.user is None or not self.user.is_authenticated:
@@ -309,9 +366,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=html)
 
     def _ping(self) -> str:
-        presence.seen(self.channel_name, self.table_id)
-        # one small query says whether anything was missed; only then read the table
-        if self.fingerprint is not None and _fingerprint(self.table_id) == self.fingerprint:
+        # one small statement notes the ping and says whether anything was missed;
+        # only then read the table
+        now = _fingerprint(self.table_id, seen_channel=self.channel_name)
+        if self.fingerprint is not None and now == self.fingerprint:
             return ""
         return self._board_html(False, None)
 

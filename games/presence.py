@@ -52,21 +52,28 @@ def _watchers_changed(table_id: int) -> None:
 
 def seen(channel_name: str, table_id: int | None = None) -> None:
     """A ping: the connection and its table were heard from now (one round trip)."""
-    now = timezone.now()
     if table_id is not None and connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute(_SEEN_SQL, [now, channel_name, now, table_id])
+            cursor.execute(_SEEN_SQL, seen_params(channel_name, table_id))
         return
+    now = timezone.now()
     Presence.objects.filter(channel_name=channel_name).update(last_seen=now)
     tables = (Table.objects.filter(pk=table_id) if table_id is not None
               else Table.objects.filter(presences__channel_name=channel_name))
     tables.update(humans_last_seen=now)
 
 
-# every open page pings twice a minute: both updates in one statement
-_SEEN_SQL = (f"WITH p AS (UPDATE {Presence._meta.db_table} SET last_seen = %s "  # noqa: S608
-             f"WHERE channel_name = %s) "  # table names from the models; values are bound
-             f"UPDATE {Table._meta.db_table} SET humans_last_seen = %s WHERE id = %s")
+# every open page pings twice a minute: both updates in one statement (PostgreSQL).
+# SEEN_CTE's parameters are ``seen_params``; table names come from the models.
+SEEN_CTE = (f"p AS (UPDATE {Presence._meta.db_table} SET last_seen = %s "  # noqa: S608
+            "WHERE channel_name = %s), "
+            f"t AS (UPDATE {Table._meta.db_table} SET humans_last_seen = %s WHERE id = %s)")
+_SEEN_SQL = f"WITH {SEEN_CTE} SELECT 1"
+
+
+def seen_params(channel_name: str, table_id: int) -> list:
+    now = timezone.now()
+    return [now, channel_name, now, table_id]
 
 
 def present_users(table: Table):

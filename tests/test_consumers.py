@@ -1,6 +1,7 @@
 """The table's websocket: one view per viewer, clear refusals, nothing hidden leaks."""
 
 import json
+from unittest import mock
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -336,3 +337,33 @@ async def test_spectators_are_sent_away_when_the_host_closes_the_table():
 
 async def make_async(fn):
     return await sync_to_async(fn)()
+
+
+def _seen_times(table_id):
+    from games.models import Presence, Table
+
+    return (Table.objects.get(pk=table_id).humans_last_seen,
+            sorted(Presence.objects.filter(table_id=table_id).values_list("last_seen", flat=True)))
+
+
+async def test_a_ping_notes_the_page_and_sends_only_what_was_missed():
+    table, game, alice, bob = await setup_two_people()
+    a, _, _ = await connect(alice, table.pk)
+    await latest(a)
+    table_seen, presences = await sync_to_async(_seen_times)(table.pk)
+
+    await a.send_to(text_data=frame(kind="ping"))
+    assert await a.receive_nothing(timeout=0.5), "nothing changed: a ping sends nothing"
+    table_seen2, presences2 = await sync_to_async(_seen_times)(table.pk)
+    assert table_seen2 > table_seen and presences2[0] > presences[0]
+
+    # a move this page never heard of (its announcement lost): the next ping brings it
+    game, state = await get_state(game.pk)
+    action = GreedyBot(state.rules).choose(seat_view(state, state.turn))
+    with mock.patch.object(actions, "_group_send"):  # the announcement is lost
+        await sync_to_async(actions.play)(game.pk, state.turn, action, game.version)
+    assert await a.receive_nothing(timeout=0.3)
+    await a.send_to(text_data=frame(kind="ping"))
+    board = (await latest(a))[-1]
+    assert f'data-version="{game.version + 1}"' in board
+    await a.disconnect()
