@@ -46,9 +46,7 @@ import os
 import random
 import re
 import subprocess
-import sys
 import time
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -500,33 +498,7 @@ def _redis_server(log_dir: Path) -> tuple[subprocess.Popen, str]:
 
 def _load_stack_class():
     from benchmarks.stack import Stack
-    from tests.servers import ROOT, Daphne
-
-    class ServedApp(Daphne):
-        """daphne serving ``application`` (the site, or the baseline)."""
-
-        def __init__(self, application: str, **kwargs):
-            super().__init__(**kwargs)
-            self.application = application
-
-        def start(self, timeout: float = 60.0):
-            out = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
-            self.process = subprocess.Popen(  # noqa: S603
-                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
-                 self.application], cwd=ROOT, env=self.env, stdout=out,
-                stderr=subprocess.STDOUT, start_new_session=True)
-            deadline = time.monotonic() + timeout
-            while time.monotonic() < deadline:
-                if self.process.poll() is not None:
-                    raise RuntimeError(f"daphne on {self.port} exited with "
-                                       f"{self.process.returncode}")
-                try:
-                    with urllib.request.urlopen(self.url + "/rules/", timeout=2):  # noqa: S310
-                        return self
-                except OSError:
-                    time.sleep(0.2)
-            self.stop()
-            raise RuntimeError(f"daphne on {self.port} did not answer in {timeout}s")
+    from tests.servers import Daphne
 
     class LoadStack(Stack):
         """The stack, serving the site or the baseline; the baseline needs no database."""
@@ -536,8 +508,8 @@ def _load_stack_class():
             self.application = application
 
         def start_server(self, port, index):
-            return ServedApp(self.application, port=port, env=self.env,
-                             log=self.log_dir / f"daphne-{index}-{port}.log").start()
+            return Daphne(port=port, env=self.env, application=self.application,
+                          log=self.log_dir / f"daphne-{index}-{port}.log").start(timeout=60)
 
         def _fresh_database(self):
             if self.application == SITE_APP:

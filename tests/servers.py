@@ -24,7 +24,9 @@ def free_port() -> int:
 class Daphne:
     """``python -m daphne`` serving the site on a port, with its own environment."""
 
-    def __init__(self, port: int | None = None, env: dict | None = None, log: Path | None = None):
+    def __init__(self, port: int | None = None, env: dict | None = None, log: Path | None = None,
+                 application: str = "stopbus_site.asgi:application"):
+        self.application = application
         self.port = port or free_port()
         self.env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
         self.log_path = log
@@ -42,7 +44,7 @@ class Daphne:
         out = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
         self.process = subprocess.Popen(
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
-             "stopbus_site.asgi:application"],
+             self.application],
             cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT,
             start_new_session=True)
         deadline = time.monotonic() + timeout
