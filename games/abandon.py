@@ -53,6 +53,7 @@ def check_abandoned(table_id: int) -> str:
         return "no game running"
     with transaction.atomic():
         Seat.objects.filter(table=table, user__isnull=False).update(away=True)
+        Table.objects.filter(pk=table.pk).update(updated_at=timezone.now())
         game = Game.objects.select_for_update().select_related("table").get(pk=game.pk)
         actions.reschedule(game)
     return "bots play out the game"

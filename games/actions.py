@@ -592,6 +592,7 @@ def take_seat_back(game: Game, user) -> None:
         seat.away = False
         seat.timeouts = 0
         seat.save(update_fields=["away", "timeouts"])
+        Table.objects.filter(pk=game.table_id).update(updated_at=timezone.now())
         game = Game.objects.select_for_update().select_related("table").get(pk=game.pk)
         reschedule(game)
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from threading import Lock
 
+from django.db import connection
 from django.utils import timezone
 
 from . import actions, presence
@@ -55,8 +56,9 @@ class TableData:
 _SHARED: OrderedDict[tuple[int, str], TableData] = OrderedDict()
 _SHARED_MAX = 128  # a change's readers in one process come within moments
 
-# The last full read of each table in this process: what a "game only" change keeps.
-_KNOWN: dict[int, tuple[int, TableData]] = {}
+# The last full read of each table in this process: what a "game only" change keeps,
+# under ((the table's updated_at, read number), data).
+_KNOWN: dict[int, tuple[tuple, TableData]] = {}
 _KNOWN_MAX = 8192
 _reads = itertools.count()
 
@@ -85,7 +87,7 @@ def load_table(table_id: int, stamp: str | None = None, game_only: bool = False)
 
 
 def _read_table(table_id: int) -> TableData:
-    ticket = next(_reads)  # a read that started later knows better
+    ticket = next(_reads)
     table = Table.objects.select_related("variant", "host").get(pk=table_id)
     seats = list(table.seat_set.select_related("user").order_by("position"))
     data = TableData(table=table, seats=seats, spectators=presence.spectators(table, seats))
@@ -93,12 +95,17 @@ def _read_table(table_id: int) -> TableData:
     if game is not None:
         data.players = list(game.players.all())
         _with_game(data, game)
+    # Every change to the seats or the players (a leaver, say) stamps the table's
+    # updated_at in its own transaction, and the table row is read first: a read that
+    # saw an older table never replaces one that saw a newer, however the threads'
+    # reads interleave. (Two reads of the same table row: the one begun later.)
+    rank = (table.updated_at, ticket)
     with _SHARED_LOCK:
         known = _KNOWN.get(table_id)
-        if known is None or known[0] < ticket:
+        if known is None or known[0] < rank:
             if len(_KNOWN) >= _KNOWN_MAX:
                 _KNOWN.clear()
-            _KNOWN[table_id] = (ticket, data)
+            _KNOWN[table_id] = (rank, data)
     return data
 
 
@@ -112,6 +119,11 @@ def _read_game(table_id: int, stamp: str) -> TableData | None:
     known = known[1]
     game = actions.announced_game(table_id, stamp) or latest_game(table_id)
     if game is None or game.pk != known.game.pk:
+        return None
+    # Read after the change was committed: if the table changed since the read we
+    # know (a seat changed hands), who sits where must be read again -- else a player
+    # who just left could be shown the hand their seat still holds.
+    if _table_stamp(table_id) != known.table.updated_at:
         return None
     data = TableData(table=known.table, seats=known.seats, players=known.players,
                      spectators=known.spectators)
@@ -127,6 +139,17 @@ def latest_game(table_id: int) -> Game | None:
 
 _LATEST_GAME_SQL = (f"SELECT * FROM {Game._meta.db_table} "  # noqa: S608 -- names from the model
                     "WHERE table_id = %s ORDER BY number DESC LIMIT 1")
+_TABLE_STAMP_SQL = f"SELECT updated_at FROM {Table._meta.db_table} WHERE id = %s"  # noqa: S608
+
+
+def _table_stamp(table_id: int) -> datetime | None:
+    """The table's ``updated_at`` as committed now."""
+    if connection.vendor == "postgresql":  # one small query on every change: no ORM
+        with connection.cursor() as cursor:
+            cursor.execute(_TABLE_STAMP_SQL, [table_id])
+            row = cursor.fetchone()
+        return row[0] if row else None
+    return Table.objects.filter(pk=table_id).values_list("updated_at", flat=True).first()
 
 
 def _with_game(data: TableData, game: Game) -> TableData:

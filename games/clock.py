@@ -30,7 +30,7 @@ from django.db import close_old_connections, connection, transaction
 from django.utils import timezone
 
 from . import actions, engine
-from .models import Game, Job, Seat
+from .models import Game, Job, Seat, Table
 
 log = logging.getLogger(__name__)
 
@@ -126,6 +126,8 @@ def _play_for_absent_player(game: Game, state, seat: Seat, job: Job) -> str:
         if seat.timeouts >= TIMEOUTS_BEFORE_AWAY and not seat.away:
             seat.away = True
         seat.save(update_fields=["timeouts", "away"])
+        if seat.away:  # the seats changed: pages re-read them (see board.load_table)
+            Table.objects.filter(pk=game.table_id).update(updated_at=timezone.now())
         actions.announce_table(game.table_id, version, lobby=False)
     return f"timed out; played {moves} move{'s' if moves != 1 else ''}" + (
         "; seat marked away" if seat.away else "")

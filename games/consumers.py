@@ -33,6 +33,13 @@ from .board import board_for, load_table, recent_chat
 from .engine.game import ACTION_KINDS, NEXT_HAND
 from .models import ChatMessage, Game, Table
 
+try:  # what daphne raises when a frame is sent on a socket that has just closed
+    from autobahn.exception import Disconnected as SocketGone
+except ImportError:  # served by something else than daphne
+
+    class SocketGone(Exception):
+        pass
+
 log = logging.getLogger(__name__)
 
 MAX_FRAME = 4096
@@ -132,6 +139,16 @@ class AsyncWebsocketConsumer(ChannelsWebsocketConsumer):
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+    async def send(self, text_data=None, bytes_data=None, close=False):
+        """Send, unless the page has gone meanwhile: a board rendered while its socket
+        closed is dropped here (the disconnect is already on its way to this consumer),
+        not raised through daphne as an application error."""
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except SocketGone:
+            log.debug("socket of %s closed before a frame could be sent",
+                      getattr(self, "user", None))
 
 
 def _notice(message: str, level: str = "error") -> str:
