@@ -52,8 +52,8 @@ def check_abandoned(table_id: int) -> str:
     if game is None:
         return "no game running"
     with transaction.atomic():
+        game = actions.lock_game(game.pk)  # the game first (see actions.lock_game)
         Seat.objects.filter(table=table, user__isnull=False).update(away=True)
         Table.objects.filter(pk=table.pk).update(updated_at=timezone.now())
-        game = Game.objects.select_for_update().select_related("table").get(pk=game.pk)
         actions.reschedule(game)
     return "bots play out the game"

@@ -175,8 +175,20 @@ def create_table(host, *, name: str, variant: Variant, seats: int, private: bool
     return table
 
 
+# Locks. Whatever changes a running game takes its game row first (``lock_game``), then,
+# if it must, the table's row, then seats: every such transaction queues on the game,
+# and none can hold a row another is waiting for while it waits for theirs. (Locking
+# the game with its table joined would lock both rows at once, in the plan's order.)
+
+
+def lock_game(game_id: int) -> Game:
+    """The game, its row locked (not its table's) until the transaction ends."""
+    return Game.objects.select_for_update(of=("self",)).select_related("table").get(pk=game_id)
+
+
 def _locked_table(table_id: int) -> Table:
-    return Table.objects.select_for_update().select_related("variant").get(pk=table_id)
+    return Table.objects.select_for_update(of=("self",)).select_related("variant").get(
+        pk=table_id)
 
 
 def _free_position(table: Table) -> int | None:
@@ -211,6 +223,9 @@ def join_table(table: Table, user) -> Seat:
 def leave_table(table: Table, user) -> None:
     """Leave a seat. Before the game, the seat empties; during it, a bot takes over."""
     with transaction.atomic():
+        # the running game's row before the table's (see lock_game)
+        list(Game.objects.select_for_update(of=("self",)).filter(
+            table_id=table.pk, status=Game.Status.PLAYING).values_list("pk", flat=True))
         table = _locked_table(table.pk)
         seat = table.seat_set.filter(user=user).first()
         if seat is None:
@@ -468,7 +483,7 @@ def play(game_id: int, seat: int | None, data: dict | EngineAction, version: int
         raise Refused("not_yours", "You can only play for your own seat.")
     try:
         with transaction.atomic():
-            game = Game.objects.select_for_update().select_related("table").get(pk=game_id)
+            game = lock_game(game_id)
             if game.status != Game.Status.PLAYING:
                 raise Refused("game_over", "The game is over.")
             if version is not None and version != game.version:
@@ -565,7 +580,7 @@ def turn_deadline(game: Game):
 def mark_ready(game_id: int, seat: int) -> bool:
     """A player is ready for the next hand; when every human is, it is dealt now."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().select_related("table").get(pk=game_id)
+        game = lock_game(game_id)
         state = state_of(game)
         if state.phase != SHOWDOWN:
             raise Refused("wrong_phase", "There is no hand to move on from.")
@@ -584,6 +599,7 @@ def mark_ready(game_id: int, seat: int) -> bool:
 def take_seat_back(game: Game, user) -> None:
     """A player marked away plays their own seat again."""
     with transaction.atomic():
+        game = lock_game(game.pk)
         seat = Seat.objects.select_for_update().filter(table_id=game.table_id, user=user).first()
         if seat is None:
             raise Refused("not_seated", "You are not sitting at this table.")
@@ -593,7 +609,6 @@ def take_seat_back(game: Game, user) -> None:
         seat.timeouts = 0
         seat.save(update_fields=["away", "timeouts"])
         Table.objects.filter(pk=game.table_id).update(updated_at=timezone.now())
-        game = Game.objects.select_for_update().select_related("table").get(pk=game.pk)
         reschedule(game)
 
 

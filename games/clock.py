@@ -121,6 +121,7 @@ def _play_for_absent_player(game: Game, state, seat: Seat, job: Job) -> str:
         state, version = played.state, played.state.version
         moves += 1
     with transaction.atomic():
+        actions.lock_game(game.pk)  # the game first (see actions.lock_game)
         seat = Seat.objects.select_for_update().get(pk=seat.pk)
         seat.timeouts += 1
         if seat.timeouts >= TIMEOUTS_BEFORE_AWAY and not seat.away:
