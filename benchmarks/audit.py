@@ -824,16 +824,6 @@ def report(totals: Totals, seconds: float, tracebacks: int | None = None) -> Non
     print(f"time:             {seconds:.0f} s")
 
 
-
-def wipe_redis(url: str) -> None:
-    """This benchmark's own Redis database starts empty: groups left by an earlier run's
-    processes would otherwise still be sent to (and counted over capacity)."""
-    import redis
-
-    client = redis.Redis.from_url(url)
-    client.flushdb()
-    client.close()
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=1000)
@@ -848,7 +838,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     variants = args.variants.split(",") if args.variants else None
 
-    from benchmarks.stack import Stack
+    from benchmarks.stack import Stack, wipe_redis
 
     wipe_redis(args.redis)
 

@@ -701,16 +701,6 @@ async def fuzz(stack, frames: int, seed: int, http_rounds: int) -> tuple[Tally, 
     return tally, before, after
 
 
-
-def wipe_redis(url: str) -> None:
-    """This benchmark's own Redis database starts empty: groups left by an earlier run's
-    processes would otherwise still be sent to (and counted over capacity)."""
-    import redis
-
-    client = redis.Redis.from_url(url)
-    client.flushdb()
-    client.close()
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--frames", type=int, default=12000)
@@ -720,7 +710,7 @@ def main(argv=None) -> int:
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/13")
     args = parser.parse_args(argv)
 
-    from benchmarks.stack import Stack
+    from benchmarks.stack import Stack, wipe_redis
 
     wipe_redis(args.redis)
 

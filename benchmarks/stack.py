@@ -34,6 +34,16 @@ DEFAULT_PG = "postgres://postgres@127.0.0.1:5432/postgres"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/7"
 
 
+def wipe_redis(url: str) -> None:
+    """A benchmark's own Redis database, emptied: groups left by an earlier run's
+    processes would otherwise still be sent to (and counted over capacity)."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    client.flushdb()
+    client.close()
+
+
 class Proxy:
     """A round-robin TCP proxy on its own thread; skips servers that refuse."""
 

@@ -193,3 +193,14 @@ def _no_pauses_and_no_background_clock():
     with override_settings(STOPBUS_BOT_DELAY=0, STOPBUS_SHOWDOWN_PAUSE=0,
                            STOPBUS_CLOCK_AUTOSTART=False):
         yield
+
+
+@pytest.fixture
+def fresh_channel_layer():
+    """A consumer that crashed can leave the layer's Redis lock held by a dead event loop;
+    a layer of its own per test keeps one crash from failing the tests after it."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()

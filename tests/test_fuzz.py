@@ -26,21 +26,11 @@ from games.models import Game, Table
 from stopbus_site.asgi import application
 from tests.factories import UserFactory, preset_variant
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(120),
+              pytest.mark.usefixtures("fresh_channel_layer")]
 
 ORIGIN = (b"origin", b"http://localhost")
 NOTICE = 'class="notice notice--error"'
-
-
-@pytest.fixture(autouse=True)
-def _fresh_channel_layer():
-    """A consumer that crashed can leave the layer's Redis lock held by a dead event loop;
-    a layer of its own per test keeps one crash from failing the tests after it."""
-    from channels.layers import channel_layers
-
-    channel_layers.backends.clear()
-    yield
-    channel_layers.backends.clear()
 
 
 @pytest.fixture(autouse=True)

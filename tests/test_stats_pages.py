@@ -1,7 +1,6 @@
 """The stats pages: profile, leaderboard, history, head-to-head and replays."""
 
 import re
-from html.parser import HTMLParser
 
 import pytest
 from django.urls import reverse
@@ -11,45 +10,13 @@ from stats.models import PlayerGame, PlayerStats
 from stats.views import LEADERBOARD_MIN_GAMES
 from tests.factories import UserFactory, finished_game, preset_variant, start_table_game
 from tests.html_contract import cards_in
-from tests.test_pages import VOID_ELEMENTS
+from tests.test_pages import DocumentOutline
 
 pytestmark = pytest.mark.django_db
 
 
-class Outline(HTMLParser):
-    """The page's doctype and <title> (not an SVG's), and any tag closed out of order."""
-
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.doctype, self.title, self.open_tags, self.problems = None, "", [], []
-        self.seen = set()
-
-    def handle_decl(self, decl):
-        self.doctype = decl
-
-    def handle_starttag(self, tag, attrs):
-        self.seen.add(tag)
-        if tag not in VOID_ELEMENTS:
-            self.open_tags.append(tag)
-
-    def handle_startendtag(self, tag, attrs):
-        self.seen.add(tag)
-
-    def handle_endtag(self, tag):
-        if tag in VOID_ELEMENTS:
-            return
-        if not self.open_tags or self.open_tags[-1] != tag:
-            self.problems.append(f"</{tag}> closes <{self.open_tags[-1:]}>")
-            return
-        self.open_tags.pop()
-
-    def handle_data(self, data):
-        if self.open_tags[-2:] == ["head", "title"]:
-            self.title += data
-
-
 def assert_well_formed(html, title):
-    page = Outline()
+    page = DocumentOutline()
     page.feed(html)
     page.close()
     assert page.doctype == "doctype html"
