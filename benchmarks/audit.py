@@ -570,7 +570,7 @@ class AuditPlayer(Player):
 
 VARIANT_WEIGHTS = {
     "classic": 20, "draw-and-discard": 18, "thirty-one-blitz": 14, "commerce": 14,
-    "house-of-seed-002": 11, "race-to-five": 11, "double-or-nothing": 12,
+    "aces-high": 11, "race-to-five": 11, "double-or-nothing": 12,
 }
 SEAT_WEIGHTS = {2: 5, 3: 4, 4: 2, 5: 1}
 # house rules set on the benchmark's own database (see prepare_database)

@@ -37,7 +37,7 @@ VARIANT_WEIGHTS = {
     "race-to-five": 15,
     "double-or-nothing": 10,
     "thirty-one-blitz": 10,
-    "house-of-seed-002": 5,
+    "aces-high": 5,
 }
 HUMAN_SEAT_CHANCE = 0.85
 GAMES_PER_TABLE = 100

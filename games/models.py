@@ -17,19 +17,26 @@ from django.utils import timezone
 
 from .engine import HouseRules, RulesError
 from .engine.bots import BOT_LEVELS
+from .engine.brag import BragRules
 from .engine.rules import (
     ACE_LOW_RUNS,
     EXCHANGES,
-    MAX_CHIPS,
     MAX_LIVES,
     MAX_TARGET_POINTS,
     RANKINGS,
-    RULE_NAMES,
     SCORINGS,
     TIE_RULES,
 )
+from .kinds import DEFAULT_KIND, KIND_CHOICES, GameKind, UnknownKind, kind_for
 
 MAX_TURN_SECONDS = 600
+# The most chips any game kind lets a player start with; each kind's rules say what
+# they accept, in their own words.
+MAX_VARIANT_CHIPS = 10_000
+BETTING_CHOICES = [("limit", "Limit"), ("pot_limit", "Pot limit")]
+SHUFFLE_CHOICES = [("prial_only", "Only after a pot is won with a prial shown"),
+                   ("every_hand", "Before every hand")]
+_BRAG = BragRules()
 
 
 def _choices(options: dict[str, str]) -> list[tuple[str, str]]:
@@ -47,6 +54,9 @@ class Variant(models.Model):
     name = models.CharField(max_length=80, unique=True)
     slug = models.SlugField(max_length=80, unique=True)
     description = models.TextField(blank=True, help_text="Shown to players when they choose.")
+    game = models.CharField(
+        max_length=20, choices=KIND_CHOICES, default=DEFAULT_KIND,
+        help_text="The game this variant plays. It cannot change once tables have used it.")
 
     # -- ranking ---------------------------------------------------------------------------------
     ranking = models.CharField(
@@ -107,8 +117,35 @@ class Variant(models.Model):
         default=5, validators=[MinValueValidator(1), MaxValueValidator(MAX_TARGET_POINTS)],
         help_text="Points scoring: the first to reach this alone wins.")
     starting_chips = models.PositiveSmallIntegerField(
-        default=10, validators=[MinValueValidator(1), MaxValueValidator(MAX_CHIPS)],
-        help_text="Pot scoring: chips each player starts with; the ante is 1 a hand.")
+        default=10, validators=[MinValueValidator(1), MaxValueValidator(MAX_VARIANT_CHIPS)],
+        help_text="Chips each player starts with. Stop the Bus pot scoring (usually 10; the "
+                  "ante is 1 a hand) or Brag (usually 100).")
+
+    # -- Three Card Brag ---------------------------------------------------------------------
+    ante = models.PositiveSmallIntegerField(
+        default=_BRAG.ante, help_text="Chips every player still in pays before each deal.")
+    betting = models.CharField(
+        max_length=10, choices=BETTING_CHOICES, default=_BRAG.betting,
+        help_text="Limit: stakes between the limits below. Pot limit: a stake may be as large "
+                  "as every chip in the middle.")
+    min_bet = models.PositiveSmallIntegerField(
+        default=_BRAG.min_bet, help_text="The smallest opening stake (and what staying in "
+                                         "costs before anyone bets).")
+    max_bet = models.PositiveSmallIntegerField(
+        default=_BRAG.max_bet, help_text="Limit play: the largest opening stake.")
+    max_raise = models.PositiveSmallIntegerField(
+        default=_BRAG.max_raise, help_text="Limit play: the most a later bet may raise the "
+                                           "stake.")
+    blind_play = models.BooleanField(
+        default=_BRAG.blind_play, help_text="Players may bet without looking at their cards; "
+                                            "a blind bet counts double.")
+    shuffle = models.CharField(
+        max_length=12, choices=SHUFFLE_CHOICES, default=_BRAG.shuffle,
+        help_text="When the pack is shuffled between hands (the seed: only after a pot is won "
+                  "with a prial shown).")
+    max_hands = models.PositiveSmallIntegerField(
+        default=_BRAG.max_hands, help_text="The game ends after this many hands; 0: only when "
+                                           "one player has every chip.")
 
     # -- table -----------------------------------------------------------------------------------
     min_players = models.PositiveSmallIntegerField(
@@ -140,22 +177,40 @@ class Variant(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("games:rules") + f"#{self.slug}"
 
+    @property
+    def kind(self) -> GameKind:
+        return kind_for(self)
+
     def rule_values(self) -> dict:
-        return {name: getattr(self, name) for name in RULE_NAMES}
+        """The house rules of this variant's game, by name (the other game's are ignored)."""
+        return {name: getattr(self, name) for name in self.kind.rule_names}
 
     @property
-    def rules(self) -> HouseRules:
-        return HouseRules(**self.rule_values())
+    def rules(self):
+        """The kind's rules object (HouseRules, BragRules); RulesError if impossible."""
+        return self.kind.rules_class(**self.rule_values())
 
     def clean(self) -> None:
         super().clean()
         try:
-            HouseRules(**self.rule_values())
+            kind = self.kind
+        except UnknownKind:
+            return  # the game field's own choice check says so
+        if self.pk is not None and self._kind_changed_under_use():
+            raise ValidationError({"game": "Tables or games have used this variant: its game "
+                                           "cannot change. Duplicate it instead."})
+        try:
+            kind.rules_class(**self.rule_values())
         except RulesError as exc:
             raise ValidationError(
-                {field if field in RULE_NAMES else "__all__": messages
+                {field if field in kind.rule_names else "__all__": messages
                  for field, messages in exc.errors.items()}
             ) from None
+
+    def _kind_changed_under_use(self) -> bool:
+        stored = Variant.objects.filter(pk=self.pk).values_list("game", flat=True).first()
+        return (stored is not None and stored != self.game
+                and (self.tables.exists() or self.games.exists()))
 
 
 def new_invite_code() -> str:

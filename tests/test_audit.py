@@ -124,7 +124,7 @@ async def play_game(slug, players, seed):
 
 
 GAMES = [("classic", 2), ("draw-and-discard", 2), ("commerce", 3), ("thirty-one-blitz", 3),
-         ("house-of-seed-002", 2), ("race-to-five", 2), ("double-or-nothing", 2)]
+         ("aces-high", 2), ("race-to-five", 2), ("double-or-nothing", 2)]
 
 
 @pytest.fixture(autouse=True)

@@ -373,14 +373,17 @@ def test_a_split_pot_gives_the_odd_chip_nearest_the_dealers_left():
 
 
 def test_commerce_swaps_up_to_three_and_three_only_once():
-    rules = HouseRules(ranking="commerce", swap_limit=3)
-    s = rigged(rules, hands=["2C 5D 8H", "AC AD 4H"], widow="2S 7S 9S", dealer=1)
+    # Commerce is for 3 to 10 players: P2 only takes its turn between P1's.
+    rules = HouseRules(ranking="commerce", swap_limit=3, min_players=3)
+    s = rigged(rules, hands=["2C 5D 8H", "AC AD 4H", "KC KD 3H"], widow="2S 7S 9S",
+               dealer=2)
     s, events = play(s, swap(0, cards("2C 5D"), cards("2S 7S")))
     assert texts(events) == ["P0 swapped 2C, 5D for 2S, 7S"]
     s, _ = play(s, swap(1, cards("AC AD 4H"), cards("2C 5D 9S")))
     assert s.three_swapped[1]
+    s, _ = play(s, swap(2, cards("3H"), cards("4H")))
     s, _ = play(s, swap(0, cards("8H"), cards("AC")))
-    assert refused(s, swap(1, cards("2C 5D 9S"), cards("AD 4H 8H")), "three_swap_used") == (
+    assert refused(s, swap(1, cards("2C 5D 9S"), cards("AD 3H 8H")), "three_swap_used") == (
         "You have already swapped three cards at once this hand.")
     assert [a for a in legal_actions(s, 1) if len(a.give) == 3] == []
 

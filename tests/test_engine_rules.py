@@ -38,11 +38,21 @@ def test_blitz_prials_need_blitz():
     assert "blitz" in problems(thirty_one=True, blitz_prials=True)["blitz_prials"][0]
 
 
-def test_more_players_than_the_pack_can_deal():
-    message = problems(max_players=17)["max_players"][0]
-    assert "at most 16 players" in message
-    assert "17 asked" in message
-    HouseRules(max_players=16)
+def test_player_limits_of_rules_md():
+    # Stop the Bus family 2-9, Commerce (its hands) 3-10: "Players, lives and the deal".
+    message = problems(max_players=10)["max_players"][0]
+    assert message == "Stop the Bus is for 2 to 9 players: the most cannot be 10."
+    assert HouseRules(max_players=9).max_players == 9
+    assert HouseRules(exchange="stock", max_players=9).max_players == 9
+    commerce = {"ranking": "commerce", "max_players": 10}
+    assert problems(**commerce, min_players=2)["min_players"] == [
+        "Commerce is for 3 to 10 players: the fewest cannot be 2."]
+    assert problems(ranking="commerce", min_players=3, max_players=12)["max_players"] == [
+        "Commerce is for 3 to 10 players: the most cannot be 12."]
+    assert HouseRules(**commerce, min_players=3).max_players == 10
+    assert problems(min_players=5, max_players=4)["max_players"] == [
+        "The most players cannot be fewer than the fewest."]
+    assert set(problems(min_players=12, max_players=16)) == {"min_players", "max_players"}
 
 
 def test_a_target_of_zero_points():
@@ -78,13 +88,13 @@ def test_round_trip_through_a_dict():
 
 
 def test_presets_of_rules_md():
-    assert set(PRESETS) == {"classic", "draw-and-discard", "house-of-seed-002",
+    assert set(PRESETS) == {"classic", "draw-and-discard", "aces-high",
                             "thirty-one-blitz", "race-to-five", "commerce",
                             "double-or-nothing"}
     assert PRESETS["classic"].rules == HouseRules()
     dd = PRESETS["draw-and-discard"].rules
     assert (dd.exchange, dd.tie_rule) == ("stock", "suits")
-    h2 = PRESETS["house-of-seed-002"].rules
+    h2 = PRESETS["aces-high"].rules
     assert (h2.threes_high, h2.ace_low_run, h2.stop_after_swap, h2.floating) == (
         False, "none", True, False)
     tb = PRESETS["thirty-one-blitz"].rules

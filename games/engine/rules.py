@@ -25,7 +25,6 @@ TIE_RULES = {
 }
 SCORINGS = {"lives": "Lives", "points": "Points", "pot": "Pot (chips)"}
 
-PACK_SIZE = 52
 MAX_LIVES = 20
 MAX_TARGET_POINTS = 50
 MAX_CHIPS = 1000
@@ -39,10 +38,33 @@ class RulesError(ValueError):
         super().__init__("; ".join(msg for msgs in errors.values() for msg in msgs))
 
 
-def max_players_for(exchange: str) -> int:
-    """How many players one pack can deal to: 3 each, plus the middle."""
-    middle = 3 if exchange == "widow" else 2  # stock: one discard and at least one to draw
-    return (PACK_SIZE - middle) // 3
+# Player limits (RULES.md, "Players, lives and the deal"): the game's own range, well
+# inside what one pack could deal, because that is how many the game plays well with.
+PLAYER_RANGES = {"stop_the_bus": (2, 9), "commerce": (3, 10)}
+GAME_NAMES = {"stop_the_bus": "Stop the Bus", "commerce": "Commerce"}
+
+
+def family_of(ranking: str) -> str:
+    """Which game of the family a set of rules plays: Commerce is the one with its hands."""
+    return "commerce" if ranking == "commerce" else "stop_the_bus"
+
+
+def player_range(ranking: str) -> tuple[int, int]:
+    return PLAYER_RANGES[family_of(ranking)]
+
+
+def player_limit_problems(min_players: int, max_players: int, game: str,
+                          fewest: int, most: int) -> dict[str, list[str]]:
+    """What is wrong with ``min_players``..``max_players`` for a game played by fewest..most."""
+    errors: dict[str, list[str]] = {}
+    span = f"{game} is for {fewest} to {most} players"
+    if not fewest <= min_players <= most:
+        errors["min_players"] = [f"{span}: the fewest cannot be {min_players}."]
+    if not fewest <= max_players <= most:
+        errors["max_players"] = [f"{span}: the most cannot be {max_players}."]
+    elif max_players < min_players:
+        errors["max_players"] = ["The most players cannot be fewer than the fewest."]
+    return errors
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,14 +193,12 @@ def rule_problems(rules) -> dict[str, list[str]]:
     if not 1 <= rules.starting_chips <= MAX_CHIPS:
         problem("starting_chips", f"Players start with 1 to {MAX_CHIPS} chips.")
 
-    if rules.min_players < 2:
-        problem("min_players", "It takes at least 2 players.")
-    capacity = max_players_for(rules.exchange)
-    if rules.max_players > capacity:
-        problem("max_players", f"One 52-card pack deals to at most {capacity} players with "
-                f"the {rules.exchange} exchange ({rules.max_players} asked).")
-    if rules.max_players < rules.min_players:
-        problem("max_players", "The most players cannot be fewer than the fewest.")
+    family = family_of(rules.ranking)
+    for field, messages in player_limit_problems(
+            rules.min_players, rules.max_players, GAME_NAMES[family],
+            *PLAYER_RANGES[family]).items():
+        for message in messages:
+            problem(field, message)
     return errors
 
 
@@ -283,8 +303,8 @@ PRESETS: dict[str, Preset] = {
             HouseRules(exchange="stock", tie_rule="suits"),
         ),
         Preset(
-            "house-of-seed-002",
-            "Stop the Bus (house of seed 002)",
+            "aces-high",
+            "Stop the Bus (aces high)",
             "Aces high: A-A-A is the best prial and A-2-3 is no run; you may swap and stop in "
             "the same turn; out at zero lives.",
             HouseRules(threes_high=False, ace_low_run="none", stop_after_swap=True,
