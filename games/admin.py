@@ -1,9 +1,12 @@
 """The admin: house-rule variants to shape, and the room to inspect.
 
-Variants are the one thing admins design here. Their rules are checked by the
-engine (``Variant.clean`` turns its ``RulesError`` into field errors, so the
-messages appear under the fields they are about), the variant lab plays bots
-on them, and a variant that tables use cannot be deleted: it is deactivated.
+Variants are the one thing admins design here. A variant plays one game kind
+(Stop the Bus or Three Card Brag, from the registry in ``games.kinds``): its page
+shows that kind's house rules, in that kind's groups, and the kind's engine checks
+them (``Variant.clean`` turns its ``RulesError`` into field errors, so the messages
+appear under the fields they are about). The kind is chosen when the variant is
+added and fixed after. The variant lab plays bots on them through the kind's
+engine, and a variant that tables use cannot be deleted: it is deactivated.
 
 Tables, games and jobs are for looking at. Only ``games.actions`` changes a
 game, so their admins do not edit game state or the action log.
@@ -26,7 +29,8 @@ from django.utils.html import format_html, format_html_join
 from django.utils.text import slugify
 from django.utils.translation import ngettext
 
-from .engine import HouseRules, RulesError
+from .engine import RulesError
+from .kinds import DEFAULT_KIND, KINDS, EngineMissing, UnknownKind, kind_for, kind_named
 from .lab import DEFAULT_TIME_BUDGET, LabError, bot_lineup, default_players, run_lab
 from .models import Action, Game, GamePlayer, Job, Seat, Table, Variant
 
@@ -89,11 +93,43 @@ class VariantForm(forms.ModelForm):
         model = Variant
         fields = "__all__"  # noqa: DJ007 -- the admin's fieldsets choose what is shown
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk is None:
+            # A new variant is of the kind its add page was opened for, with that kind's
+            # defaults, so that its rules in words are that kind's before anything is typed.
+            try:
+                kind = kind_named(self.initial.get("game", DEFAULT_KIND))
+            except UnknownKind:
+                kind = KINDS[DEFAULT_KIND]
+            self.instance.game = kind.slug
+            for name, value in kind.variant_defaults.items():
+                setattr(self.instance, name, value)
+
+    def clean(self):
+        data = super().clean()
+        self._slug_follows_the_name(data)
+        return data
+
+    def _slug_follows_the_name(self, data) -> None:
+        """A renamed variant that nobody has played yet, whose slug was its old name's,
+        takes the new name's slug: a copy named "(copy)" and then renamed must not keep
+        "...-copy" for ever. A slug an admin typed, or one tables link to, stays."""
+        instance, name = self.instance, data.get("name")
+        if (instance.pk is None or not name or "name" not in self.changed_data
+                or "slug" in self.changed_data
+                or data.get("slug") != slugify(self.initial.get("name", ""))[:80]
+                or instance.tables.exists() or instance.games.exists()):
+            return
+        slug = slugify(name)[:80]
+        if slug and not Variant.objects.filter(slug=slug).exclude(pk=instance.pk).exists():
+            data["slug"] = slug
+
     def _post_clean(self):
         failed_as_typed = set(self._errors or ())
         super()._post_clean()
         try:
-            HouseRules(**self.instance.rule_values())
+            self.instance.rules  # noqa: B018 -- built to collect the engine's messages
         except RulesError as exc:
             for field, engine_messages in exc.errors.items():
                 if field not in self._errors or field in failed_as_typed:
@@ -102,7 +138,7 @@ class VariantForm(forms.ModelForm):
                 engines = [e for e in errors.as_data() if set(e.messages) & set(engine_messages)]
                 if engines:
                     errors.data = engines
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, LookupError):
             pass
 
 
@@ -113,11 +149,7 @@ class SimulateForm(forms.Form):
     MAX_MC_GAMES = 50
 
     players = forms.IntegerField()  # bounded by the rules, in __init__
-    bots = forms.CharField(
-        label="Bot line-up", max_length=200,
-        help_text="One level for everyone (greedy) or one per seat, separated by commas: "
-                  "greedy,greedy,random,random. Levels: random, greedy, mc (Monte-Carlo, "
-                  "slow).")
+    bots = forms.CharField(label="Bot line-up", max_length=200)  # levels of the kind, below
     games = forms.IntegerField(min_value=1, max_value=MAX_GAMES, initial=500)
     seed = forms.CharField(
         max_length=40, initial="1",
@@ -133,6 +165,12 @@ class SimulateForm(forms.Form):
                       "players.")
         self.fields["bots"].initial = ",".join(
             ["greedy"] * ((players + 1) // 2) + ["random"] * (players // 2))
+        levels = kind_for(rules).bot_levels
+        self.fields["bots"].help_text = (
+            "One level for everyone (greedy) or one per seat, separated by commas: "
+            f"{self.fields['bots'].initial}. Levels: "
+            + ", ".join(f"{level} ({label})" for level, label in levels.items())
+            + "; mc is slow.")
 
     def clean(self):
         data = super().clean()
@@ -150,33 +188,92 @@ class SimulateForm(forms.Form):
         return data
 
 
+# The fields every kind's variant has, around its house rules.
+HEAD_FIELDS = ("name", "slug", "description", "game_played", "active",
+               "rules_in_plain_english")
+TABLE_FIELDS = ("min_players", "max_players", "turn_seconds", "rated", "display_order")
+
+
+def kind_fieldsets(kind, adding: bool = False) -> tuple:
+    head = HEAD_FIELDS if not adding else ("game", *HEAD_FIELDS)
+    return ((None, {"fields": head}),
+            *((title, {"fields": names}) for title, names in kind.rule_sections),
+            ("Table", {"fields": TABLE_FIELDS}))
+
+
+def _value_in_words(variant: Variant, name: str) -> str:
+    value = getattr(variant, name)
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    display = getattr(variant, f"get_{name}_display", None)
+    return str(display() if display else value)
+
+
 @admin.register(Variant)
 class VariantAdmin(admin.ModelAdmin):
     form = VariantForm
-    list_display = (
-        "name", "exchange", "ranking", "scoring", "starting_lives", "threes_high",
-        "ace_low_run", "tie_rule", "players", "turn_time", "rated", "active", "display_order",
-    )
+    list_display = ("name", "game", "rules_at_a_glance", "players", "turn_time", "rated",
+                    "active", "display_order")
     list_display_links = ("name",)
     list_editable = ("display_order",)
-    list_filter = ("exchange", "scoring", "ranking", "active", "rated")
+    list_filter = ("game", "active", "rated", "exchange", "scoring", "ranking", "betting")
     search_fields = ("name", "slug", "description")
     prepopulated_fields = {"slug": ("name",)}
-    readonly_fields = ("rules_in_plain_english",)
+    readonly_fields = ("rules_in_plain_english", "game_played")
     save_on_top = True
-    fieldsets = (
-        (None, {"fields": ("name", "slug", "description", "active",
-                           "rules_in_plain_english")}),
-        ("Ranking", {"fields": ("ranking", "threes_high", "ace_low_run", "tie_rule",
-                                "thirty_one", "blitz", "blitz_prials")}),
-        ("Exchange", {"fields": ("exchange", "swap_limit", "dealer_blind_swap", "may_pass")}),
-        ("Stopping the bus", {"fields": ("stop_after_swap", "stopper_penalty")}),
-        ("Lives and scoring", {"fields": ("scoring", "starting_lives", "floating",
-                                          "target_points", "starting_chips")}),
-        ("Table", {"fields": ("min_players", "max_players", "turn_seconds", "rated",
-                              "display_order")}),
-    )
     actions = ["duplicate", "simulate"]
+
+    # -- one page per game kind --------------------------------------------------------------
+
+    def kind_of_request(self, request, obj=None):
+        """The kind of ``obj``, or the kind a new variant's page is for (``?game=brag``)."""
+        if obj is not None:
+            return kind_for(obj)
+        slug = request.POST.get("game") or request.GET.get("game") or DEFAULT_KIND
+        try:
+            return kind_named(slug)
+        except UnknownKind:
+            return KINDS[DEFAULT_KIND]
+
+    def get_fieldsets(self, request, obj=None):
+        return kind_fieldsets(self.kind_of_request(request, obj), adding=obj is None)
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change=change, **kwargs)
+        if obj is None and "game" in form.base_fields:
+            # Chosen by the link that opened the page; the form's fields depend on it.
+            form.base_fields["game"].widget = forms.HiddenInput()
+        return form
+
+    def get_changeform_initial_data(self, request):
+        initial = super().get_changeform_initial_data(request)
+        kind = self.kind_of_request(request)
+        return {**kind.variant_defaults, **initial, "game": kind.slug}
+
+    def changelist_view(self, request, extra_context=None):
+        kinds = [(kind.label, f"{self._url('add')}?game={kind.slug}")
+                 for kind in KINDS.values()]
+        return super().changelist_view(request, {**(extra_context or {}), "kinds": kinds})
+
+    @admin.display(description="game")
+    def game_played(self, variant):
+        kind = kind_for(variant)
+        if variant.pk is not None:
+            return kind.label
+        others = [other for other in KINDS.values() if other is not kind]
+        return format_html(
+            "{} (add {} instead)", kind.label,
+            format_html_join(" or ", '<a href="{}?game={}">a {} variant</a>',
+                             ((self._url("add"), o.slug, o.label) for o in others)))
+
+    @admin.display(description="rules at a glance")
+    def rules_at_a_glance(self, variant):
+        try:
+            kind = kind_for(variant)
+        except UnknownKind:
+            return "?"
+        return " · ".join(f"{Variant._meta.get_field(name).verbose_name}: "
+                          f"{_value_in_words(variant, name)}" for name in kind.glance_fields)
 
     @admin.display(description="players", ordering="max_players")
     def players(self, variant):
@@ -196,7 +293,7 @@ class VariantAdmin(admin.ModelAdmin):
                 "<p>These rules cannot be played yet:</p><ul>{}</ul>",
                 format_html_join("", "<li>{}</li>",
                                  ((msg,) for msgs in exc.errors.values() for msg in msgs)))
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, LookupError):
             return "Fill in the rules to see them in words."
         return format_html("<ul>{}</ul>",
                            format_html_join("", "<li>{}</li>", ((s,) for s in sentences)))
@@ -211,6 +308,10 @@ class VariantAdmin(admin.ModelAdmin):
             copy.pk = copy.id = None
             copy._state.adding = True
             copy.name, copy.slug = self._copy_name_and_slug(variant)
+            # Players would read the original's words as this variant's: say what it is
+            # until an admin says what makes it different.
+            copy.description = (f"A copy of “{variant.name}” with the same rules: describe "
+                                 "what makes it different before offering it to players.")
             copy.active = False
             copy.save()
             self.log_addition(request, copy, [{"added": {}}])
@@ -278,8 +379,11 @@ class VariantAdmin(admin.ModelAdmin):
                                 rules=rules)
             if request.method == "POST" and form.is_valid():
                 data = form.cleaned_data
-                result = run_lab(rules, data["players"], data["lineup"], data["games"],
-                                 seed=data["seed"], time_budget=DEFAULT_TIME_BUDGET)
+                try:
+                    result = run_lab(rules, data["players"], data["lineup"], data["games"],
+                                     seed=data["seed"], time_budget=DEFAULT_TIME_BUDGET)
+                except EngineMissing as exc:
+                    problem = f"The bots cannot play {variant.name} here: {exc}"
         context = {
             **self.admin_site.each_context(request),
             "title": f"Simulate {variant.name}",
@@ -389,8 +493,8 @@ class GameAdmin(admin.ModelAdmin):
     @admin.display(description="rules")
     def rules_in_force(self, game):
         try:
-            sentences = game.house_rules.summary()
-        except (RulesError, TypeError):
+            sentences = kind_for(game).rules_from(game.rules).summary()
+        except (RulesError, TypeError, LookupError):
             return str(game.rules)
         return format_html("<ul>{}</ul>",
                            format_html_join("", "<li>{}</li>", ((s,) for s in sentences)))

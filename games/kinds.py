@@ -51,6 +51,7 @@ class GameKind:
     state_class: str
     bot_levels: Mapping[str, str]
     rule_sections: tuple[tuple[str, tuple[str, ...]], ...]
+    glance_fields: tuple[str, ...]  # the rules that tell its variants apart, in a list
     board_template: str
     rules_template: str
     lab_template: str
@@ -144,6 +145,7 @@ STOP_THE_BUS = GameKind(
         ("Lives and scoring", ("scoring", "starting_lives", "floating", "target_points",
                                "starting_chips")),
     ),
+    glance_fields=("exchange", "ranking", "scoring", "starting_lives"),
     board_template="games/_board.html",
     rules_template="games/rules/_stop_the_bus.html",
     lab_template="admin/games/variant/_lab_stop_the_bus.html",
@@ -166,6 +168,7 @@ BRAG = GameKind(
         ("Play", ("blind_play", "shuffle", "max_hands")),
         ("Ranking", ("threes_high", "ace_low_run")),
     ),
+    glance_fields=("betting", "starting_chips", "ante", "blind_play", "shuffle"),
     board_template="games/brag/_board.html",
     rules_template="games/rules/_brag.html",
     lab_template="admin/games/variant/_lab_brag.html",

@@ -1,4 +1,9 @@
-"""Issue 4: admins shape house-rule variants; the engine says what is impossible."""
+"""Issue 4: admins shape house-rule variants; the engine says what is impossible.
+
+Issue 14: a variant plays one game kind, and its page is that kind's (Brag variants
+show Brag rules); issue 16.13: player limits; issue 15: Duplicate's copy gets its
+own description and, once renamed, its own slug.
+"""
 
 import pytest
 from django.contrib.admin.models import ADDITION, CHANGE, LogEntry
@@ -8,8 +13,10 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from games import actions
-from games.admin import VariantAdmin
+from games.admin import kind_fieldsets
 from games.engine import PRESETS
+from games.engine.brag import BRAG_PRESETS, BragRules
+from games.kinds import KINDS
 from games.models import Game, Job, Table, Variant
 from tests.factories import UserFactory
 
@@ -23,6 +30,11 @@ def url(name, *args):
 @pytest.fixture
 def classic():
     return Variant.objects.get(slug="classic")
+
+
+@pytest.fixture
+def brag():
+    return Variant.objects.get(slug="three-card-brag")
 
 
 @pytest.fixture
@@ -61,15 +73,20 @@ def test_changelist_shows_the_key_rules_as_columns(admin_client):
     response = admin_client.get(url("changelist"))
     assert response.status_code == 200
     page = response.content.decode()
-    for name in ("Stop the Bus (classic)", "Commerce", "Race to Five"):
+    for name in ("Stop the Bus (classic)", "Commerce", "Race to Five", "Three Card Brag",
+                 "Pot-limit Brag"):
         assert escape(name) in page
-    for column in ("column-exchange", "column-ranking", "column-scoring",
-                   "column-starting_lives", "column-threes_high", "column-ace_low_run",
-                   "column-tie_rule", "column-players", "column-turn_time", "column-rated",
-                   "column-active", "column-display_order"):
+    for column in ("column-game", "column-rules_at_a_glance", "column-players",
+                   "column-turn_time", "column-rated", "column-active",
+                   "column-display_order"):
         assert column in page
     assert 'name="form-0-display_order"' in page  # the order is edited in the list
-    assert "3–10" in page and "60 s" in page
+    assert "3–10" in page and "60 s" in page and "2–8" in page
+    # Each row speaks of its own game's rules.
+    assert "exchange: Widow" in page and "betting: Pot limit" in page
+    assert "starting chips: 100" in page and "blind play: on" in page
+    # One add button per game kind.
+    assert f'{url("add")}?game=brag' in page and f'{url("add")}?game=stop_the_bus' in page
 
 
 def test_changelist_filters_and_search(admin_client):
@@ -77,23 +94,59 @@ def test_changelist_filters_and_search(admin_client):
     names = [v.name for v in response.context["cl"].result_list]
     assert names == ["Stop the Bus (draw & discard)", "Thirty-One Blitz"]
     response = admin_client.get(url("changelist"), {"q": "pot"})
-    assert [v.slug for v in response.context["cl"].result_list] == ["commerce"]
+    assert [v.slug for v in response.context["cl"].result_list] == ["commerce",
+                                                                     "pot-limit-brag"]
+    response = admin_client.get(url("changelist"), {"game__exact": "brag"})
+    assert [v.slug for v in response.context["cl"].result_list] == list(BRAG_PRESETS)
+
+
+def headings(page: str) -> list[str]:
+    return [part.split("</h2>")[0] for part in page.split('class="fieldset-heading">')[1:]]
 
 
 def test_change_form_groups_the_rules_and_says_them_in_plain_english(admin_client, classic):
     response = admin_client.get(url("change", classic.pk))
     assert response.status_code == 200
     page = response.content.decode()
-    for title in ("Ranking", "Exchange", "Stopping the bus", "Lives and scoring", "Table"):
-        assert f'class="fieldset-heading">{title}</h2>' in page
+    assert headings(page) == ["Ranking", "Exchange", "Stopping the bus", "Lives and scoring",
+                              "Table"]
     assert "Rules in plain English" in page
     for sentence in classic.rules.summary():
         assert escape(sentence) in page
     assert url("simulate", classic.pk) in page
+    assert 'name="betting"' not in page and 'name="ante"' not in page
 
 
-def test_every_field_an_admin_can_set_is_on_the_form():
-    shown = {f for _, options in VariantAdmin.fieldsets for f in options["fields"]}
+def test_a_brag_variant_shows_brag_rules_only(admin_client, brag):
+    response = admin_client.get(url("change", brag.pk))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert headings(page) == ["Chips and betting", "Play", "Ranking", "Table"]
+    for field in ("starting_chips", "ante", "betting", "min_bet", "max_bet", "max_raise",
+                  "blind_play", "shuffle", "max_hands", "threes_high", "ace_low_run",
+                  "min_players", "max_players"):
+        assert f'name="{field}"' in page
+    for field in ("exchange", "swap_limit", "scoring", "starting_lives", "tie_rule"):
+        assert f'name="{field}"' not in page
+    assert 'name="game"' not in page  # fixed once the variant exists
+    assert "Three Card Brag" in page
+    for sentence in BragRules().summary():
+        assert escape(sentence) in page
+
+
+@pytest.mark.parametrize("kind", list(KINDS.values()), ids=list(KINDS))
+def test_every_field_an_admin_can_set_is_on_the_form_of_its_kind(kind):
+    shown = {f for _, options in kind_fieldsets(kind) for f in options["fields"]}
+    assert set(kind.rule_names) <= shown
+    assert {"name", "slug", "description", "active", "min_players", "max_players",
+            "turn_seconds", "rated", "display_order"} <= shown
+    added = {f for _, options in kind_fieldsets(kind, adding=True) for f in options["fields"]}
+    assert added == shown | {"game"}
+
+
+def test_every_editable_field_belongs_to_some_kinds_form():
+    shown = {f for kind in KINDS.values() for _, options in kind_fieldsets(kind, adding=True)
+             for f in options["fields"]}
     editable = {f.name for f in Variant._meta.fields
                 if f.editable and not f.primary_key and f.name not in ("created_at",
                                                                       "updated_at")}
@@ -129,8 +182,8 @@ def test_adding_a_variant_works_and_is_logged(admin_client, classic):
 
 @pytest.mark.parametrize(("changes", "field", "message"), [
     ({"blitz": True}, "blitz", "Blitz needs thirty-one hands: turn on 'thirty_one' first."),
-    ({"max_players": 17}, "max_players",
-     "One 52-card pack deals to at most 16 players with the widow exchange (17 asked)."),
+    ({"max_players": 10}, "max_players",
+     "Stop the Bus is for 2 to 9 players: the most cannot be 10."),
     ({"scoring": "points", "target_points": 0}, "target_points",
      "A target of 0 points would end the game before it starts: it must be at least 1."),
     ({"exchange": "stock", "swap_limit": 3}, "swap_limit",
@@ -178,7 +231,8 @@ def test_duplicate_makes_inactive_copies_with_the_same_rules(admin_client, class
     assert copy.slug == "stop-the-bus-classic-copy"
     assert copy.rules == classic.rules
     assert not copy.active
-    assert copy.description == classic.description
+    assert copy.description != classic.description
+    assert copy.description.startswith("A copy of “Stop the Bus (classic)”")
     commerce_copy = Variant.objects.get(name="Commerce (copy)")
     assert commerce_copy.rules == PRESETS["commerce"].rules
     page = response.content.decode()

@@ -2,6 +2,10 @@
 
     python manage.py simulate --preset classic --players 4 \\
         --bots greedy,greedy,mc,random --games 2000 --seed 1
+    python manage.py simulate --preset brag --bots greedy,random,mc --games 500 --json
+
+Presets of every game kind are known (``brag`` is Three Card Brag's first preset);
+the variant's game kind decides which engine plays it.
 
 Plays every game asked for unless ``--time-budget`` says otherwise (the admin
 page stops after a few seconds; here long runs are the point).
@@ -13,19 +17,23 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.engine import PRESETS, RulesError
+from games.engine import RulesError
+from games.kinds import EngineMissing, UnknownKind, all_presets, find_preset
 from games.lab import LabError, run_lab
 from games.models import Variant
 
 
 class Command(BaseCommand):
-    help = ("Bots play many games of a preset or a variant; prints win rates, average places, "
-            "hands per game, turns per hand and how often the stopper loses.")
+    help = ("Bots play many games of a preset or a variant of any game kind; prints win "
+            "rates and the game's own figures (Stop the Bus: average places, hands per game, "
+            "turns per hand, how often the stopper loses; Brag: average pot, hands per game, "
+            "how often players play blind, see and cover).")
 
     def add_arguments(self, parser):
         source = parser.add_mutually_exclusive_group()
-        source.add_argument("--preset", help=f"An engine preset: {', '.join(PRESETS)} "
-                                             "(default: classic).")
+        source.add_argument("--preset", help=f"An engine preset: {', '.join(all_presets())}; "
+                                             "or brag for three-card-brag (default: "
+                                             "classic).")
         source.add_argument("--variant", help="The slug of a variant in the database.")
         parser.add_argument("--players", type=int,
                             help="Players at the table (default: as many as --bots names, "
@@ -47,7 +55,7 @@ class Command(BaseCommand):
             result = run_lab(rules, options["players"], options["bots"], options["games"],
                              seed=options["seed"], time_budget=options["time_budget"],
                              progress=progress)
-        except LabError as exc:
+        except (LabError, EngineMissing) as exc:
             raise CommandError(f"{name}: {exc}") from None
         if progress is not None:
             self.stderr.write("")  # end the progress line
@@ -70,10 +78,11 @@ class Command(BaseCommand):
             except RulesError as exc:
                 raise CommandError(f"{variant.name} has rules that cannot be played: "
                                    f"{exc}") from None
-        slug = options["preset"] or "classic"
-        if slug not in PRESETS:
-            raise CommandError(f"Unknown preset {slug!r}: choose from {', '.join(PRESETS)}.")
-        return PRESETS[slug].name, PRESETS[slug].rules
+        try:
+            _, preset = find_preset(options["preset"] or "classic")
+        except UnknownKind as exc:
+            raise CommandError(str(exc)) from None
+        return preset.name, preset.rules
 
     def _progress(self, done: int, asked: int) -> None:
         if done % max(1, asked // 20) == 0 or done == asked:
