@@ -1,6 +1,13 @@
 from django import forms
 
+from .engine import RulesError
+from .kinds import KINDS
 from .models import Variant
+
+# The fewest and most players any game kind takes; the variant's own limits are
+# checked in clean(), where the error can name them.
+FEWEST_SEATS = min(kind.player_range[0] for kind in KINDS.values())
+MOST_SEATS = max(kind.player_range[1] for kind in KINDS.values())
 
 
 class TableForm(forms.Form):
@@ -8,7 +15,7 @@ class TableForm(forms.Form):
                            widget=forms.TextInput(attrs={"placeholder": "Friday night bus"}))
     variant = forms.ModelChoiceField(queryset=Variant.objects.active(), empty_label=None,
                                      help_text="The house rules this table plays.")
-    seats = forms.IntegerField(min_value=2, max_value=16, initial=4,
+    seats = forms.IntegerField(min_value=FEWEST_SEATS, max_value=MOST_SEATS, initial=4,
                                help_text="How many people (and bots) can sit down.")
     private = forms.BooleanField(required=False,
                                  help_text="Hidden from the lobby; share the invite link.")
@@ -21,11 +28,17 @@ class TableForm(forms.Form):
     def clean(self):
         data = super().clean()
         variant, seats = data.get("variant"), data.get("seats")
-        if variant and seats:
+        if not variant:
+            return data
+        try:
             rules = variant.rules
-            if not rules.min_players <= seats <= rules.max_players:
-                self.add_error("seats", f"{variant.name} is for {rules.min_players} to "
-                                        f"{rules.max_players} players.")
+        except RulesError as exc:  # stored before today's checks; an admin must fix it
+            self.add_error("variant", f"{variant.name} cannot be played until its rules are "
+                                      f"fixed: {exc}")
+            return data
+        if seats is not None and not rules.min_players <= seats <= rules.max_players:
+            self.add_error("seats", f"{variant.name} is for {rules.min_players} to "
+                                    f"{rules.max_players} players, not {seats}.")
         return data
 
 

@@ -19,9 +19,10 @@ from django.views.decorators.http import require_POST
 from . import actions
 from .access import may_watch
 from .board import board_for, load_table, recent_chat
-from .engine import PRESETS
+from .engine import PRESETS, RulesError
 from .engine.ranking import BRAG_CATEGORIES, COMMERCE_CATEGORIES
 from .forms import BotForm, TableForm
+from .kinds import KINDS, UnknownKind, kind_for
 from .models import Table, Variant
 
 LOBBY_LIMIT = 50
@@ -185,9 +186,34 @@ def play_again(request, table):
     return _done(request, table)
 
 
+def variant_rules(variant: Variant) -> dict:
+    """What the rules page shows of one variant: its kind, template and rules in words.
+
+    A variant saved before a check it now fails is listed with what is wrong instead
+    of breaking the page.
+    """
+    kind = kind_for(variant)
+    try:
+        summary, problem = variant.rules.summary(), ""
+    except RulesError as exc:
+        summary, problem = [], f"These rules cannot be played until an admin fixes them: {exc}"
+    return {"variant": variant, "kind": kind, "template": kind.rules_template,
+            "summary": summary, "problem": problem}
+
+
 def rules_page(request):
+    variants = list(Variant.objects.active())
+    entries = []
+    for variant in variants:
+        try:
+            entries.append(variant_rules(variant))
+        except UnknownKind:
+            continue  # a game this code does not know: nothing true can be said of it
+    games = [{"kind": kind, "variants": [e for e in entries if e["kind"] is kind]}
+             for kind in KINDS.values()]
     return render(request, "games/rules.html", {
-        "variants": Variant.objects.active(),
+        "variants": variants,
+        "games": [game for game in games if game["variants"]],
         "presets": PRESETS,
         "brag_categories": BRAG_CATEGORIES,
         "commerce_categories": COMMERCE_CATEGORIES,

@@ -1,4 +1,8 @@
-"""Issue 3's command line and the variant lab behind it and the admin page."""
+"""Issue 3's command line and the variant lab behind it and the admin page.
+
+Issue 14: the lab and the command play any game kind through the registry. The
+tests at the end that import ``games.engine.brag.simulate`` need the Brag engine.
+"""
 
 import json
 from io import StringIO
@@ -8,6 +12,7 @@ from django.core.management import call_command, execute_from_command_line
 from django.core.management.base import CommandError
 
 from games.engine import PRESETS, HouseRules, simulate
+from games.engine.brag import BRAG_PRESETS
 from games.lab import LabError, bot_lineup, run_lab
 from games.models import Variant
 
@@ -161,3 +166,83 @@ def test_from_the_shell_a_bad_argument_exits_1_with_one_line(capsys):
 def test_preset_and_variant_do_not_mix():
     with pytest.raises(CommandError):
         run("--preset", "classic", "--variant", "classic")
+
+
+# -- every game kind (issue 14) -------------------------------------------------------------
+
+BRAG = BRAG_PRESETS["three-card-brag"].rules
+
+
+def test_brag_line_ups_use_brags_levels_and_player_range():
+    assert bot_lineup("greedy,random,mc", None, BRAG) == ["greedy", "random", "mc"]
+    assert bot_lineup("mc", None, BRAG) == ["mc"] * 4
+    with pytest.raises(LabError, match="for 2 to 8 players, not 9"):
+        bot_lineup("greedy", 9, BRAG)
+    with pytest.raises(LabError, match="Unknown bot level 'shark'"):
+        bot_lineup("greedy,shark", 2, BRAG)
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["--preset", "brag", "--players", "9"],
+     "Three Card Brag: These rules are for 2 to 8 players, not 9."),
+    (["--preset", "pot-limit-brag", "--bots", "greedy,wizard"], "Unknown bot level 'wizard'"),
+    (["--preset", "snap"], "three-card-brag, pot-limit-brag"),
+])
+def test_brag_presets_are_known_to_the_command(args, words):
+    with pytest.raises(CommandError, match=words):
+        run(*args)
+
+
+def test_the_labs_figures_come_from_any_reports_data():
+    # Brag's report is shown from its data alone; Stop the Bus's report has data too.
+    result = run_lab(CLASSIC, 3, "greedy,random,greedy", 6, seed=2, time_budget=None)
+    rows = {row["label"]: row["value"] for row in result.figure_rows()}
+    assert rows["Hands per game"] == f"{result.report.hands_per_game:.2f}"
+    assert rows["Stopper loss rate"] == f"{result.report.stopper_loss_rate:.1%}"
+    assert "Games" not in rows and "Players" not in rows  # said in the heading
+    bots = next(t for t in result.figure_tables() if t["caption"] == "Bots")
+    assert bots["columns"][:2] == ["Label", "Level"]
+    assert [row[0] for row in bots["rows"]] == ["greedy #1", "random", "greedy #2"]
+    assert all(row[4].endswith("%") for row in bots["rows"])  # the win rate
+    assert result.as_dict()["game"] == "stop_the_bus"
+    assert result.as_dict()["games_played"] == 6
+
+
+# These need the Brag engine's simulator (games.engine.brag.simulate, issue 14).
+
+def test_the_command_plays_brag_and_prints_json():
+    from games.engine.brag import simulate as brag_simulate  # noqa: F401 -- the engine
+
+    data = json.loads(run("--preset", "brag", "--bots", "greedy,random,mc", "--games", "6",
+                          "--seed", "4", "--json"))
+    assert data["rules_name"] == "Three Card Brag"
+    assert data["game"] == "brag"
+    assert data["games_played"] == 6 and data["lineup"] == ["greedy", "random", "mc"]
+    assert data["rules"] == BRAG.to_dict()
+    text = json.dumps(data).lower()
+    for words in ("pot", "blind", "see", "cover", "hands", "win"):
+        assert words in text
+
+
+def test_the_command_plays_pot_limit_brag_as_text_and_the_seed_decides():
+    from games.engine.brag import simulate as brag_simulate  # noqa: F401 -- the engine
+
+    args = ("--preset", "pot-limit-brag", "--bots", "greedy", "--players", "3", "--games",
+            "5", "--seed", "9")
+    out = run(*args)
+    assert out.startswith("Pot-limit Brag: greedy, greedy, greedy; seed 9")
+
+    def figures():
+        data = json.loads(run(*args, "--json"))
+        return {k: v for k, v in data.items()
+                if "second" not in k and "elapsed" not in k}
+
+    assert figures() == figures()
+
+
+def test_a_brag_lab_run_stops_at_its_time_budget():
+    from games.engine.brag import simulate as brag_simulate  # noqa: F401 -- the engine
+
+    result = run_lab(BRAG, 4, "greedy", 100_000, seed=1, time_budget=0.05)
+    assert result.stopped_early and 1 <= result.games_played < 100_000
+    assert "Stopped at the time budget" in result.lines()[-1]

@@ -8,13 +8,14 @@ own description and, once renamed, its own slug.
 import pytest
 from django.contrib.admin.models import ADDITION, CHANGE, LogEntry
 from django.contrib.auth.models import Permission
+from django.core.exceptions import ValidationError
 from django.forms.models import model_to_dict
 from django.urls import reverse
 from django.utils.html import escape
 
 from games import actions
 from games.admin import kind_fieldsets
-from games.engine import PRESETS
+from games.engine import PRESETS, RulesError
 from games.engine.brag import BRAG_PRESETS, BragRules
 from games.kinds import KINDS
 from games.models import Game, Job, Table, Variant
@@ -159,6 +160,82 @@ def test_add_form_renders_with_the_default_rules_in_words(admin_client):
     assert escape("3-3-3 is the best prial") in response.content.decode()
 
 
+def test_the_brag_add_page_starts_from_brags_defaults(admin_client):
+    response = admin_client.get(url("add"), {"game": "brag"})
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert '<input type="hidden" name="game" value="brag"' in page
+    assert headings(page) == ["Chips and betting", "Play", "Ranking", "Table"]
+    form = response.context["adminform"].form
+    assert form.initial["starting_chips"] == 100 and form.initial["max_players"] == 8
+    for sentence in BragRules().summary():  # 100 chips each, before anything is typed
+        assert escape(sentence) in page
+    assert f'{url("add")}?game=stop_the_bus' in page  # the way to the other game's page
+
+
+def test_an_unknown_game_on_the_add_page_means_stop_the_bus(admin_client):
+    response = admin_client.get(url("add"), {"game": "snap"})
+    assert response.status_code == 200
+    assert '<input type="hidden" name="game" value="stop_the_bus"' in response.content.decode()
+
+
+def test_adding_a_brag_variant(admin_client, brag):
+    data = form_data(brag, name="High rollers", slug="high-rollers", starting_chips=500,
+                     betting="pot_limit", max_hands=0)
+    response = admin_client.post(url("add"), data)
+    assert response.status_code == 302
+    made = Variant.objects.get(slug="high-rollers")
+    assert made.game == "brag"
+    assert made.rules == BragRules(starting_chips=500, betting="pot_limit", max_hands=0)
+    assert LogEntry.objects.filter(object_id=str(made.pk), action_flag=ADDITION).exists()
+
+
+@pytest.mark.parametrize(("changes", "field"), [
+    ({"max_players": 9}, "max_players"),
+    ({"min_players": 1}, "min_players"),
+    ({"min_players": 6, "max_players": 4}, "max_players"),
+])
+def test_impossible_brag_rules_are_refused_at_the_field(admin_client, brag, changes, field):
+    with pytest.raises(RulesError) as engine:
+        BragRules(**{**brag.rule_values(), **changes})
+    [message] = engine.value.errors[field]
+    before = brag.rule_values()
+    response = admin_client.post(url("change", brag.pk), form_data(brag, **changes))
+    assert response.status_code == 200
+    assert message in response.context["adminform"].form.errors[field]
+    row = field_row(response.content.decode(), field)
+    assert "errors" in row and escape(message) in row
+    assert "Ensure this value" not in row
+    brag.refresh_from_db()
+    assert brag.rule_values() == before
+
+
+def test_commerce_takes_three_to_ten(admin_client):
+    commerce = Variant.objects.get(slug="commerce")
+    response = admin_client.post(url("change", commerce.pk),
+                                 form_data(commerce, min_players=2, max_players=12))
+    errors = response.context["adminform"].form.errors
+    assert errors["min_players"] == ["Commerce is for 3 to 10 players: the fewest cannot be 2."]
+    assert errors["max_players"] == ["Commerce is for 3 to 10 players: the most cannot be 12."]
+    commerce.refresh_from_db()
+    assert (commerce.min_players, commerce.max_players) == (3, 10)
+
+
+def test_the_game_of_a_variant_cannot_be_changed_on_its_page(admin_client, classic):
+    response = admin_client.post(url("change", classic.pk), form_data(classic, game="brag"))
+    assert response.status_code == 302
+    classic.refresh_from_db()
+    assert classic.game == "stop_the_bus"
+
+
+def test_a_used_variant_cannot_change_its_game(classic):
+    Table.objects.create(name="Friday", variant=classic, host=UserFactory(), seats=4)
+    classic.game = "brag"
+    with pytest.raises(ValidationError) as refused:
+        classic.full_clean()
+    assert "cannot change" in refused.value.message_dict["game"][0]
+
+
 def test_saving_valid_rules_changes_the_variant_and_lands_in_the_history(admin_client,
                                                                          classic):
     response = admin_client.post(url("change", classic.pk),
@@ -249,6 +326,50 @@ def test_duplicating_again_finds_a_free_name(admin_client, classic):
                                   slug="stop-the-bus-classic-copy-2").exists()
 
 
+def test_a_copy_of_a_brag_variant_is_a_brag_variant(admin_client, brag):
+    admin_client.post(url("changelist"), {"action": "duplicate",
+                                          "_selected_action": [brag.pk]})
+    copy = Variant.objects.get(name="Three Card Brag (copy)")
+    assert copy.game == "brag" and copy.rules == BRAG_PRESETS["three-card-brag"].rules
+
+
+def copy_of(admin_client, variant) -> Variant:
+    admin_client.post(url("changelist"), {"action": "duplicate",
+                                          "_selected_action": [variant.pk]})
+    return Variant.objects.get(name=f"{variant.name} (copy)")
+
+
+def test_renaming_a_copy_gives_it_the_new_names_slug(admin_client, classic):
+    copy = copy_of(admin_client, classic)
+    response = admin_client.post(url("change", copy.pk),
+                                 form_data(copy, name="Sudden death", starting_lives=1))
+    assert response.status_code == 302
+    copy.refresh_from_db()
+    assert (copy.name, copy.slug) == ("Sudden death", "sudden-death")
+
+
+def test_a_slug_the_admin_typed_or_tables_use_stays(admin_client, classic):
+    copy = copy_of(admin_client, classic)
+    admin_client.post(url("change", copy.pk),
+                      form_data(copy, name="Sudden death", slug="my-own-slug"))
+    copy.refresh_from_db()
+    assert copy.slug == "my-own-slug"
+
+    Table.objects.create(name="Friday", variant=classic, host=UserFactory(), seats=4)
+    admin_client.post(url("change", classic.pk), form_data(classic, name="The classic"))
+    classic.refresh_from_db()
+    assert (classic.name, classic.slug) == ("The classic", "classic")
+
+
+def test_a_renamed_copy_keeps_its_slug_when_the_new_one_is_taken(admin_client, classic):
+    copy = copy_of(admin_client, classic)
+    Variant.objects.create(name="Someone else's", slug="sudden-death")
+    response = admin_client.post(url("change", copy.pk), form_data(copy, name="Sudden death"))
+    assert response.status_code == 302
+    copy.refresh_from_db()
+    assert (copy.name, copy.slug) == ("Sudden death", "stop-the-bus-classic-copy")
+
+
 # -- simulate --------------------------------------------------------------------------------
 
 
@@ -297,6 +418,35 @@ def test_simulate_explains_what_it_cannot_run(admin_client, classic, data, field
     assert response.status_code == 200
     assert response.context["result"] is None
     assert any(words in error for error in response.context["form"].errors[field])
+
+
+def test_the_brag_lab_page_offers_brags_bots_and_player_range(admin_client, brag):
+    response = admin_client.get(url("simulate", brag.pk))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert 'value="greedy,greedy,random,random"' in page
+    assert "Expert (simulated equity)" in page
+    assert "for 2 to 8 players" in page
+    response = admin_client.post(url("simulate", brag.pk), {
+        "players": 9, "bots": "greedy", "games": 10, "seed": "1"})
+    assert response.context["result"] is None
+    assert any("less than or equal to 8" in e
+               for e in response.context["form"].errors["players"])
+
+
+def test_the_brag_lab_shows_pot_blind_see_cover_and_win_rates(admin_client, brag):
+    from games.engine.brag import simulate as brag_simulate  # noqa: F401 -- needs the engine
+
+    response = admin_client.post(url("simulate", brag.pk), {
+        "players": 3, "bots": "greedy,random,mc", "games": 10, "seed": "3"})
+    assert response.status_code == 200
+    result = response.context["result"]
+    assert result.games_played == 10 and result.kind.slug == "brag"
+    page = response.content.decode()
+    assert "10 games of 3 players" in page
+    lowered = page.lower()
+    for words in ("pot", "blind", "see", "cover", "hands", "win", "greedy", "random", "mc"):
+        assert words in lowered
 
 
 def test_simulate_action_leads_to_the_page_for_one_variant(admin_client, classic):

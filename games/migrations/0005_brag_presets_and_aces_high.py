@@ -7,6 +7,11 @@ Only what still carries the old preset's name or slug is renamed, and only where
 new one is free: an install whose admins renamed it, or already made an "aces-high",
 keeps its own. Tables and games point at the row, so they follow the rename.
 
+Player limits are enforced from now on (RULES.md, "Players, lives and the deal"):
+a variant saved before with limits outside its game's range is brought inside it,
+so that it can still be played instead of failing the engine's check. Reversing
+leaves the limits as they are.
+
 As in 0002 the values are written out here rather than read from the engine.
 """
 
@@ -50,6 +55,23 @@ BRAG_PRESETS = [
         "rules": {"betting": "pot_limit", "shuffle": "every_hand"},
     },
 ]
+
+
+# (fewest, most) players: Stop the Bus, Commerce (the variants with its hands), Brag.
+PLAYER_RANGES = {"stop_the_bus": (2, 9), "commerce": (3, 10), "brag": (2, 8)}
+
+
+def keep_player_limits_in_range(apps, schema_editor):
+    Variant = apps.get_model("games", "Variant")
+    for variant in Variant.objects.all():
+        game = "commerce" if (variant.game == "stop_the_bus"
+                              and variant.ranking == "commerce") else variant.game
+        fewest, most = PLAYER_RANGES.get(game, PLAYER_RANGES["stop_the_bus"])
+        low = min(max(variant.min_players, fewest), most)
+        high = min(max(variant.max_players, low), most)
+        if (low, high) != (variant.min_players, variant.max_players):
+            variant.min_players, variant.max_players = low, high
+            variant.save(update_fields=["min_players", "max_players"])
 
 
 def _rename(Variant, old_slug, old_name, new_slug, new_name):
@@ -112,4 +134,5 @@ class Migration(migrations.Migration):
     operations = [
         migrations.RunPython(rename_aces_high, restore_old_name),
         migrations.RunPython(add_brag_presets, remove_brag_presets),
+        migrations.RunPython(keep_player_limits_in_range, migrations.RunPython.noop),
     ]
