@@ -193,7 +193,7 @@ def test_blitz_prials_rank_above_thirty_one():
 
 
 def test_commerce_ranking():
-    rules = {"ranking": "commerce"}
+    rules = {"ranking": "commerce", "min_players": 3}  # Commerce is for 3 to 10
     assert beats("AS AH AC", "3S 3H 3C", **rules)  # aces high
     assert beats("2S 2H 2C", "QH KH AH", **rules)  # tricon over sequence
     assert beats("QH KH AH", "2H 3H 4H", **rules)
@@ -207,6 +207,6 @@ def test_commerce_ranking():
 
 
 def test_commerce_point_compares_total_first():
-    rules = {"ranking": "commerce"}
+    rules = {"ranking": "commerce", "min_players": 3}  # Commerce is for 3 to 10
     assert beats("KS QH 8C", "AS 9H 2C", **rules)  # 28 points beat 22, ace or not
     assert beats("AS 9H 8C", "KS QH 8C", **rules)  # equal point (28): highest card
