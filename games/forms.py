@@ -1,7 +1,7 @@
 from django import forms
 
 from .engine import RulesError
-from .kinds import KINDS
+from .kinds import KINDS, EngineMissing
 from .models import Variant
 
 # The fewest and most players any game kind takes; the variant's own limits are
@@ -39,6 +39,10 @@ class TableForm(forms.Form):
         if seats is not None and not rules.min_players <= seats <= rules.max_players:
             self.add_error("seats", f"{variant.name} is for {rules.min_players} to "
                                     f"{rules.max_players} players, not {seats}.")
+        try:
+            variant.kind.entry("new_game")
+        except EngineMissing as exc:  # a game kind whose engine is not in this install
+            self.add_error("variant", f"{variant.name} cannot be played here yet: {exc}")
         return data
 
 

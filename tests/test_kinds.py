@@ -4,7 +4,10 @@ The tests at the end marked "needs the Brag engine" import the Brag engine's gam
 functions from ``games.engine.brag``; they run once that engine is in the tree.
 """
 
+import pathlib
 import random
+import subprocess
+import sys
 
 import pytest
 from django.template.loader import get_template
@@ -29,6 +32,7 @@ from games.kinds import (
 from games.models import Variant
 
 SEED = b"kinds" * 6
+ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 # -- the registry ------------------------------------------------------------------------------
@@ -314,3 +318,13 @@ def test_every_brag_preset_plays_through_the_kind():
         assert isinstance(preset, Preset)
         state, _ = BRAG.new_game(preset.rules, ["A", "B", "C", "D"], SEED)
         assert BRAG.state_from_dict(state.to_dict()).to_dict() == state.to_dict()
+
+
+def test_the_brag_package_imports_nothing_from_django():
+    # The engine is a library (ARCHITECTURE.md); its Brag package is no exception.
+    code = ("import sys, games.engine.brag;"
+            "bad = sorted(m for m in sys.modules if m == 'django' or m.startswith('django.'));"
+            "print(bad); sys.exit(1 if bad else 0)")
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 0, result.stdout + result.stderr

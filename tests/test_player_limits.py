@@ -16,7 +16,7 @@ from django.urls import reverse
 from games import actions
 from games.engine import HouseRules, IllegalAction, RulesError, new_game
 from games.engine.brag import BragRules
-from games.kinds import KINDS
+from games.kinds import KINDS, EngineMissing, GameKind
 from games.models import Table, Variant
 
 migration = importlib.import_module("games.migrations.0005_brag_presets_and_aces_high")
@@ -145,12 +145,35 @@ def test_no_game_takes_that_many_seats(user_client, seats):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(("slug", "seats"), [("classic", 2), ("classic", 6), ("commerce", 3),
-                                             ("commerce", 10), ("three-card-brag", 2),
-                                             ("three-card-brag", 8)])
+                                             ("commerce", 10)])
 def test_the_table_form_takes_the_variants_own_limits(user_client, slug, seats):
     response = open_table(user_client, Variant.objects.get(slug=slug), seats)
     assert response.status_code == 302
     assert Table.objects.get().seats == seats
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("seats", [2, 8])
+def test_a_brag_table_takes_two_to_eight(user_client, seats):
+    from games.engine.brag import new_game  # noqa: F401 -- needs the Brag engine
+
+    response = open_table(user_client, Variant.objects.get(slug="three-card-brag"), seats)
+    assert response.status_code == 302
+    assert Table.objects.get().seats == seats
+
+
+@pytest.mark.django_db
+def test_a_game_whose_engine_is_missing_is_refused_not_a_500(user_client, monkeypatch):
+    def missing(kind, name):
+        raise EngineMissing(f"The {kind.label} engine ({kind.engine_module}) has no {name!r}.")
+
+    monkeypatch.setattr(GameKind, "entry", missing)
+    response = open_table(user_client, Variant.objects.get(slug="three-card-brag"), 4)
+    assert response.status_code == 400
+    assert response.context["form"].errors["variant"] == [
+        "Three Card Brag cannot be played here yet: The Three Card Brag engine "
+        "(games.engine.brag) has no 'new_game'."]
+    assert not Table.objects.exists()
 
 
 @pytest.mark.django_db
