@@ -157,7 +157,9 @@ class LabResult:
             if key in _NOT_FIGURES or _is_figure(value) or not value:
                 continue
             if isinstance(value, dict):
-                value = [{"": name, **(row if isinstance(row, dict) else {"value": row})}
+                # {"greedy": {...}} or {"greedy": 0.41}: one row per name; a lone figure
+                # is named by the group, so that "win_rates" still reads as per cent.
+                value = [{"": name, **(row if isinstance(row, dict) else {key: row})}
                          for name, row in value.items()]
             if not isinstance(value, list) or not all(isinstance(r, dict) for r in value):
                 continue
@@ -214,6 +216,10 @@ class LabResult:
 _NOT_FIGURES = {"rules", "players", "games", "elapsed", "seed"}
 
 
+# Names of figures that are fractions of a whole, shown in per cent.
+_FRACTIONS = ("rate", "rates", "share", "shares", "frequency")
+
+
 def _is_figure(value) -> bool:
     return isinstance(value, (int, float, str)) and not isinstance(value, bool)
 
@@ -226,7 +232,7 @@ def _figure(key: str, value) -> str:
     """A value for a page: rates and shares in per cent, other fractions to two places."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return str(value)
-    if isinstance(value, float) and str(key).endswith(("rate", "share")) and 0 <= value <= 1:
+    if isinstance(value, float) and str(key).endswith(_FRACTIONS) and 0 <= value <= 1:
         return f"{value:.1%}"
     if isinstance(value, float):
         return f"{value:.2f}"

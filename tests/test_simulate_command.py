@@ -204,6 +204,8 @@ def test_the_labs_figures_come_from_any_reports_data():
     assert bots["columns"][:2] == ["Label", "Level"]
     assert [row[0] for row in bots["rows"]] == ["greedy #1", "random", "greedy #2"]
     assert all(row[4].endswith("%") for row in bots["rows"])  # the win rate
+    categories = next(t for t in result.figure_tables() if t["caption"] == "Categories")
+    assert dict(categories["rows"]) == {k: str(v) for k, v in result.report.categories.items()}
     assert result.as_dict()["game"] == "stop_the_bus"
     assert result.as_dict()["games_played"] == 6
 
