@@ -55,7 +55,7 @@ Choices the rules leave open, made here and written down for players:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .. import fairness
 from ..cards import CODES, parse_card
@@ -82,9 +82,12 @@ COVERED = "covered"
 OUT = "out"  # out of the game
 
 
-@dataclass(frozen=True, slots=True)
-class BragAction:
-    """One move. ``stake`` (seen chips) belongs to a bet only; ``seat`` is None for the deal."""
+class BragAction(NamedTuple):
+    """One move. ``stake`` (seen chips) belongs to a bet only; ``seat`` is None for the deal.
+
+    A named tuple, not a frozen dataclass: bots make one per decision and the
+    simulator makes millions, and a tuple is several times cheaper to build.
+    """
 
     kind: str
     seat: int | None = None
@@ -146,8 +149,7 @@ def cost_of(stake: int, blind: bool) -> int:
     return (stake + 1) // 2 if blind else stake
 
 
-@dataclass(frozen=True, slots=True)
-class LegalAction:
+class LegalAction(NamedTuple):
     """A move open to a seat now, with its price in chips for that seat.
 
     For a bet, any stake from ``min_stake`` to ``max_stake`` is allowed (the top
@@ -616,6 +618,15 @@ def check(s: BragState, action: BragAction) -> None:
     raise IllegalAction("malformed", f"Unknown action {kind!r}.")
 
 
+def _move(*fields) -> LegalAction:
+    # tuple.__new__ skips the named tuple's Python-level __new__: legal_actions runs
+    # for every bot decision
+    return _tuple_new(LegalAction, fields)
+
+
+_tuple_new = tuple.__new__
+
+
 def legal_actions(s: BragState, seat: int | None) -> list:
     """Every move open to ``seat`` now (``None`` asks for the table's: the next deal).
 
@@ -623,36 +634,45 @@ def legal_actions(s: BragState, seat: int | None) -> list:
     is a plain :class:`BragAction`.
     """
     phase = s.phase
-    if phase == OVER:
-        return []
-    if phase == SHOWDOWN:
-        return [next_hand()] if seat is None else []
-    if not _seat_ok(s, seat):
+    if phase != BETTING:
+        return [next_hand()] if phase == SHOWDOWN and seat is None else []
+    if seat.__class__ is not int or not 0 <= seat < len(s.status):
         return []
     status = s.status[seat]
     if status in (OUT, FOLDED):
         return []
     blind = not s.seen[seat]
-    out = []
-    if blind and s.rules.blind_play:
-        out.append(LegalAction(LOOK, seat))
+    rules = s.rules
+    out = [_move(LOOK, seat, 0, 0, 0, 0, False, None)] if blind and rules.blind_play else []
     if status != IN or seat != s.turn:
         return out
-    out.append(LegalAction(FOLD, seat))
+    out.append(_move(FOLD, seat, 0, 0, 0, 0, False, None))
     chips = s.chips[seat]
-    low = s.min_stake()
-    low_cost = cost_of(low, blind)
+    stake = s.stake
+    low = stake or rules.min_bet
+    low_cost = (low + 1) // 2 if blind else low
     if low_cost > chips:
-        out.append(LegalAction(COVER, seat, min_cost=chips, max_cost=chips))
+        out.append(_move(COVER, seat, 0, 0, chips, chips, False, None))
         return out
-    high = min(s.max_stake(), 2 * chips if blind else chips)
-    out.append(LegalAction(BET, seat, low, high, low_cost, cost_of(high, blind), blind))
-    betting = s.betting
-    if len(betting) == 2 and 2 * low_cost <= chips:
-        other = betting[0] if betting[1] == seat else betting[1]
-        if blind or s.seen[other]:
-            out.append(LegalAction(SEE, seat, min_cost=2 * low_cost, max_cost=2 * low_cost,
-                                   blind=blind, against=other))
+    if rules.betting == "pot_limit":
+        high = s.middle
+        if high < low:
+            high = low
+    else:
+        high = stake + rules.max_raise if stake else rules.max_bet
+    afford = 2 * chips if blind else chips
+    if afford < high:
+        high = afford
+    out.append(_move(BET, seat, low, high, low_cost, (high + 1) // 2 if blind else high, blind,
+                     None))
+    if 2 * low_cost <= chips:
+        statuses = s.status
+        if statuses.count(IN) == 2:
+            other = statuses.index(IN)
+            if other == seat:
+                other = statuses.index(IN, seat + 1)
+            if blind or s.seen[other]:
+                out.append(_move(SEE, seat, 0, 0, 2 * low_cost, 2 * low_cost, blind, other))
     return out
 
 

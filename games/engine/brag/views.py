@@ -105,32 +105,14 @@ def seat_view(s: BragState, viewer: int | None) -> BragSeatView:
     if viewer is not None and not (isinstance(viewer, int) and 0 <= viewer < len(s.names)):
         viewer = None
     betting = s.phase == BETTING
+    # positional: this is built for every bot decision, and keywords cost
     return BragSeatView(
-        viewer=viewer,
-        rules=s.rules,
-        version=s.version,
-        phase=s.phase,
-        hand_no=s.hand_no,
-        names=s.names,
-        dealer=s.dealer,
-        turn=s.turn,
-        chips=tuple(s.chips),
-        out=tuple(s.out),
-        status=tuple(s.status),
-        seen=tuple(s.seen),
-        stake=s.stake,
-        min_stake=s.min_stake() if betting else 0,
-        max_stake=s.max_stake() if betting else 0,
-        pot=s.pot,
-        closed=tuple(s.closed),
-        put_in=tuple(s.put_in),
-        bets=tuple(s.bets),
-        blind_bets=tuple(s.blind_bets),
-        hand=_own_hand(s, viewer),
-        legal=legal_actions(s, viewer) if viewer is not None else [],
-        settlement=s.settlement,
-        places=tuple(s.places),
-        winner=s.winner,
+        viewer, s.rules, s.version, s.phase, s.hand_no, s.names, s.dealer, s.turn,
+        tuple(s.chips), tuple(s.out), tuple(s.status), tuple(s.seen), s.stake,
+        s.min_stake() if betting else 0, s.max_stake() if betting else 0,
+        s.pot, tuple(s.closed), tuple(s.put_in), tuple(s.bets), tuple(s.blind_bets),
+        _own_hand(s, viewer), legal_actions(s, viewer) if viewer is not None else [],
+        s.settlement, tuple(s.places), s.winner,
     )
 
 
