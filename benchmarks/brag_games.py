@@ -3,6 +3,8 @@
     python -m benchmarks.brag_games [--preset three-card-brag] [--players 4]
                                     [--bots greedy] [--games 400] [--seed 1]
 
+The rate is judged by this process's CPU time (one core), which a machine shared
+with other work does not distort as much as the wall clock; both are printed.
 Every action goes through ``seat_view`` (the bot's only input), the bot's
 choice and ``apply`` (which checks it); the next deal is ``apply(next_hand())``.
 """
@@ -29,9 +31,10 @@ def main(argv=None):
         bots = bots * args.players
     report = simulate(BRAG_PRESETS[args.preset].rules, bots, args.games, seed=args.seed)
     print("\n".join(report.lines()))
-    rate = report.hands_per_second
-    print(f"complete {len(bots)}-player {args.preset} hands per second ({','.join(bots)}): "
-          f"{rate:.0f} (target >= {TARGET}: {'met' if rate >= TARGET else 'NOT met'})")
+    rate = report.hands_per_cpu_second
+    print(f"complete {len(bots)}-player {args.preset} hands per second of one core "
+          f"({','.join(bots)}): {rate:.0f} by CPU time, {report.hands_per_second:.0f} by the "
+          f"wall clock (target >= {TARGET}: {'met' if rate >= TARGET else 'NOT met'})")
     return 0 if rate >= TARGET else 1
 
 

@@ -526,10 +526,6 @@ def _deal(s: BragState, events: list[Event], chosen=None) -> None:
 # -- checking -----------------------------------------------------------------
 
 
-def _seat_ok(s: BragState, seat) -> bool:
-    return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(s.names)
-
-
 def check(s: BragState, action: BragAction) -> None:
     """Raise IllegalAction if ``action`` is not allowed in ``s``; never changes ``s``."""
     if not isinstance(action, BragAction) or action.kind not in _HANDLERS:
@@ -549,7 +545,7 @@ def check(s: BragState, action: BragAction) -> None:
     if s.phase == SHOWDOWN:
         raise IllegalAction("wrong_phase", "The hand is over: wait for the next deal.")
     seat = action.seat
-    if not _seat_ok(s, seat):
+    if seat.__class__ is not int or not 0 <= seat < len(s.status):
         raise IllegalAction("not_seated", "There is no such seat at this table.")
     status = s.status[seat]
     if status == OUT:

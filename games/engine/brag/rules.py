@@ -72,12 +72,19 @@ class BragRules:
 
     @property
     def hand_ranking(self):
-        return ranking_for(self.ranking_config)
+        # looked up at every look, see and settlement: skip building the config
+        key = (self.threes_high, self.ace_low_run)
+        ranking = _RANKINGS.get(key)
+        if ranking is None:
+            ranking = _RANKINGS[key] = ranking_for(self.ranking_config)
+        return ranking
 
     def summary(self) -> list[str]:
         """The rules in force, in a player's words, one sentence each."""
         return describe_brag_rules(self)
 
+
+_RANKINGS: dict = {}
 
 BRAG_RULE_NAMES = tuple(f.name for f in fields(BragRules))
 

@@ -66,6 +66,7 @@ class BragSimulationReport:
     longest_game_hands: int = 0
     bots: list[BragBotResult] = field(default_factory=list)
     elapsed: float = 0.0
+    cpu: float = 0.0  # this process's CPU seconds: the one-core figure on a shared machine
 
     def _per(self, a, b) -> float:
         return a / b if b else 0.0
@@ -102,6 +103,10 @@ class BragSimulationReport:
     def hands_per_second(self) -> float:
         return self._per(self.hands, self.elapsed)
 
+    @property
+    def hands_per_cpu_second(self) -> float:
+        return self._per(self.hands, self.cpu)
+
     def by_level(self) -> dict[str, dict]:
         levels: dict[str, dict] = {}
         for b in self.bots:
@@ -132,6 +137,7 @@ class BragSimulationReport:
             "prial_shuffles": self.prial_shuffles,
             "longest_game_hands": self.longest_game_hands,
             "hands_per_second": round(self.hands_per_second, 1),
+            "hands_per_cpu_second": round(self.hands_per_cpu_second, 1),
             "bots": [
                 {"label": b.label, "level": b.level, "games": b.games, "wins": b.wins,
                  "win_rate": round(b.win_rate, 4), "average_place": round(b.average_place, 3),
@@ -147,7 +153,8 @@ class BragSimulationReport:
         """The report as text, for the command line and the admin page."""
         out = [
             f"{self.games} Brag games of {self.players} players in {self.elapsed:.2f}s "
-            f"({self.hands_per_second:.0f} hands/s)",
+            f"({self.hands_per_second:.0f} hands/s; {self.cpu:.2f}s of CPU, "
+            f"{self.hands_per_cpu_second:.0f} hands per CPU second)",
             f"hands per game {self.hands_per_game:.2f}; average pot {self.average_pot:.1f} "
             f"chips; biggest pot {self.biggest_pot}",
             f"blind: {self.blind_bet_rate:.1%} of bets, in {self.blind_play_rate:.1%} of "
@@ -256,6 +263,7 @@ def simulate(rules: BragRules, bots: list[str], games: int, seed=0,
     entries = [make_bot(level, rules, random.Random(rng.random())) for level in bots]
     start_chips = rules.starting_chips
     started = time.perf_counter()
+    cpu_started = time.process_time()
     for g in range(games):
         seating = [entries[(s - g) % n] for s in range(n)]  # entry i at seat (i + g) % n
         hands_before = report.hands
@@ -272,6 +280,7 @@ def simulate(rules: BragRules, bots: list[str], games: int, seed=0,
         if progress is not None:
             progress(g + 1)
     report.elapsed = time.perf_counter() - started
+    report.cpu = time.process_time() - cpu_started
     return report
 
 
