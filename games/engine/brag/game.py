@@ -49,6 +49,11 @@ Choices the rules leave open, made here and written down for players:
   with no chips is out. A player out keeps any chips left (they still count
   for places and for the chip total). Places: players still in by chips, then
   those out, later first and by chips; equal places are shared (1, 1, 3).
+* **Words** -- a blind bet reads "Ann, blind, bets 4 (stake 8)", a seen one "Bob
+  bets 8". A see names the seen hand, and the seer's only when it wins: "Bob sees
+  Ann for 16 — Bob's run, 4-5-6 beats Ann's pair of sevens, king kicker", or
+  "... — Ann's pair of sevens, king kicker wins; Bob's hand is not shown" (naming
+  a losing seer's hand would show it).
 * **Timeouts** -- the server folds a player whose clock runs out; fold is
   always legal on one's turn.
 """

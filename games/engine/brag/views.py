@@ -14,7 +14,9 @@ data for templates and clients. What each may see:
 * each shuffle's commitment, and a pack's order once :func:`fairness_reveals`
   allows it (at the next shuffle or at the end of the game).
 
-The seed and the pack's current order are never part of a view.
+The seed and the pack's current order are never part of a view. A revealed pack
+lets anyone work out every hand dealt from it, folded ones included; the rules
+accept that, because by then none of those hands is in play.
 """
 
 from __future__ import annotations
