@@ -23,7 +23,7 @@ from games.engine.brag import (
     view_for,
 )
 from games.engine.brag.game import fairness_reveals
-from games.engine.cards import CODES
+from games.engine.cards import CODES, PACK
 
 
 @st.composite
@@ -107,6 +107,11 @@ def test_every_legal_action_applies_and_chips_are_conserved(game):
     for state, _ in random_game(rules, n, seed, rng_seed):
         assert sum(state.chips) + state.middle == total
         assert all(c >= 0 for c in state.chips)
+        # the pack and the hands still in play are always the 52 cards, once each
+        in_play = [c for seat, hand in enumerate(state.hands)
+                   if state.status[seat] in ("in", "covered") and state.phase == "betting"
+                   for c in hand]
+        assert sorted(state.pack + in_play) == list(PACK)
         for move in moves_of(state):
             for action in concrete(move, rng):
                 after, events = apply(state, action)
