@@ -9,13 +9,16 @@ so a blind bot does not know its cards and no bot knows another's.
 * ``mc`` (expert) -- estimates its equity by sampling the hands it cannot see
   against the players still in the hand (and those who covered), reading a
   seen opponent's bets as strength: the more seen bets, the better the hands
-  sampled for them. It bets, sees, covers or folds by the chips it expects to
-  win; while blind it weighs a random hand the same way, plays blind while a
-  blind bet is cheap for the pot, and looks when the stake grows.
+  sampled for them. Once it has looked it sees, bets (raising with a strong
+  hand), covers or folds by the chips it expects to win. While blind it bets
+  blind (half price) for up to two bets while a bet costs at most a quarter of
+  the pot and a twelfth of its stack, sees another blind player when the see
+  costs at most a third of the pot, and otherwise looks.
 
 Bots are plain objects: ``bot.choose(view) -> BragAction``. A look is free and
-keeps the turn, so a driver asks a bot again after it looks. Bots keep no state
-between calls, so a server can rebuild them at will.
+keeps the turn, so a driver asks a bot again after it looks. Bots keep no game
+state between calls, so a server can rebuild them at will (the expert keeps the
+equities it sampled, which only saves time).
 """
 
 from __future__ import annotations
@@ -180,7 +183,7 @@ class MonteCarloBragBot(BragBot):
             if bet is not None and view.blind_bets[seat] < 2 and bet.min_cost * 4 <= pot \
                     and bet.min_cost * 12 <= chips:
                 return bet.action()
-            if SEE in moves and view.betting and not view.seen[moves[SEE].against]:
+            if SEE in moves and not view.seen[moves[SEE].against]:
                 # two blind players: a blind see is a coin flip at a discount
                 see = moves[SEE]
                 if see.min_cost * 3 <= pot:
