@@ -9,9 +9,11 @@
 
 The modules: :mod:`.cards`, :mod:`.ranking`, :mod:`.rules`, :mod:`.game` (the
 state machine), :mod:`.views`, :mod:`.fairness`, :mod:`.bots`,
-:mod:`.montecarlo` and :mod:`.simulate` (the variant lab).
+:mod:`.montecarlo` and :mod:`.simulate` (the variant lab). Three Card Brag, the
+betting game on the same cards, is the :mod:`.brag` package (``engine.brag``).
 """
 
+from . import brag
 from .bots import BOT_LEVELS, GreedyBot, MonteCarloBot, RandomBot, make_bot
 from .cards import CardError, code, codes, name, parse_card, parse_cards
 from .fairness import verify as verify_deck
@@ -56,5 +58,5 @@ __all__ = [
     "code", "codes", "dealer_swap", "discard", "draw", "evaluate_hand", "fairness_reveals",
     "is_legal", "legal_actions", "make_bot", "name", "new_game", "next_hand", "parse_card",
     "parse_cards", "pass_turn", "play_bot_game", "ranking_for", "replay", "seat_view",
-    "simulate", "stop_bus", "swap", "take_discard", "verify_deck", "view_for",
+    "simulate", "stop_bus", "swap", "take_discard", "verify_deck", "view_for", "brag",
 ]

@@ -1,26 +1,36 @@
-"""Three Card Brag's house rules: one frozen, validated object per game, and the presets.
+"""House rules of a Three Card Brag variant: one frozen, validated object per game.
 
-Field names are those of RULES.md ("Three Card Brag (seed 000)", "Settings").
-``BragRules(**fields)`` raises :class:`~games.engine.rules.RulesError` listing
-every problem, each tied to the field it concerns, exactly like the Stop the
-Bus rules, so the admin shows the engine's words next to the fields.
+Field names are the setting names of RULES.md ("Three Card Brag", Settings).
+``BragRules(**fields)`` raises :class:`~games.engine.rules.RulesError`, mapping
+each field to its messages, exactly as :class:`~games.engine.rules.HouseRules`
+does, so that the admin form shows the engine's own messages.
+
+Choices the rules leave open, made here:
+
+* The ante is at least 1 chip and at most the starting chips: a Brag hand with
+  nothing in the middle would be won by the first player to the dealer's left
+  with everyone else folding for free.
+* ``min_bet``, ``max_bet`` and ``max_raise`` are whole chips counted as *seen*
+  chips (the stake); ``max_bet`` may not be below ``min_bet``. With
+  ``pot_limit`` betting ``max_bet`` and ``max_raise`` are kept but unused.
+* Up to 8 players: 24 cards dealt from one pack keep 28 in it.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
 
-from ..rules import ACE_LOW_RUNS, Preset, RulesError, player_limit_problems
+from ..ranking import RankingConfig, ranking_for
+from ..rules import ACE_LOW_RUNS, Preset, RulesError
 
 BETTINGS = {"limit": "Limit", "pot_limit": "Pot limit"}
 SHUFFLES = {
     "prial_only": "Only after a pot is won with a prial shown",
     "every_hand": "Before every hand",
 }
-
-PLAYER_RANGE = (2, 8)
-MAX_CHIPS = 10_000
+MAX_CHIPS = 100_000
 MAX_HANDS = 1000
+MIN_PLAYERS, MAX_PLAYERS = 2, 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +49,8 @@ class BragRules:
     min_players: int = 2
     max_players: int = 8
 
+    game = "brag"  # the game kind, as a class attribute: not a house rule
+
     def __post_init__(self):
         errors = brag_rule_problems(self)
         if errors:
@@ -46,17 +58,33 @@ class BragRules:
 
     @classmethod
     def from_dict(cls, data: dict) -> BragRules:
-        """Build from a dict, ignoring keys that are not Brag rules."""
-        names = {f.name for f in fields(cls)}
+        """Build from a dict, ignoring keys that are not Brag house rules."""
+        names = set(BRAG_RULE_NAMES)
         return cls(**{k: v for k, v in data.items() if k in names})
 
     def to_dict(self) -> dict:
         return asdict(self)
 
+    @property
+    def ranking_config(self) -> RankingConfig:
+        return RankingConfig(kind="brag", threes_high=self.threes_high,
+                             ace_low_run=self.ace_low_run)
+
+    @property
+    def hand_ranking(self):
+        # looked up at every look, see and settlement: skip building the config
+        key = (self.threes_high, self.ace_low_run)
+        ranking = _RANKINGS.get(key)
+        if ranking is None:
+            ranking = _RANKINGS[key] = ranking_for(self.ranking_config)
+        return ranking
+
     def summary(self) -> list[str]:
         """The rules in force, in a player's words, one sentence each."""
         return describe_brag_rules(self)
 
+
+_RANKINGS: dict = {}
 
 BRAG_RULE_NAMES = tuple(f.name for f in fields(BragRules))
 
@@ -71,7 +99,7 @@ def brag_rule_problems(rules) -> dict[str, list[str]]:
     for field, allowed in (("betting", BETTINGS), ("shuffle", SHUFFLES),
                            ("ace_low_run", ACE_LOW_RUNS)):
         value = getattr(rules, field)
-        if value not in allowed:
+        if not isinstance(value, str) or value not in allowed:
             problem(field, f"{value!r} is not one of: {', '.join(allowed)}.")
     for field in ("blind_play", "threes_high"):
         if not isinstance(getattr(rules, field), bool):
@@ -87,70 +115,71 @@ def brag_rule_problems(rules) -> dict[str, list[str]]:
     if not 1 <= rules.starting_chips <= MAX_CHIPS:
         problem("starting_chips", f"Players start with 1 to {MAX_CHIPS} chips.")
     if rules.ante < 1:
-        problem("ante", "The ante is at least 1 chip: without it a hand can be free for all.")
+        problem("ante", "The ante is at least 1 chip.")
     elif rules.ante > rules.starting_chips:
         problem("ante", f"An ante of {rules.ante} is more than the {rules.starting_chips} "
-                "starting chips: nobody could play a hand.")
-    if not 1 <= rules.min_bet <= MAX_CHIPS:
-        problem("min_bet", f"The smallest opening stake is 1 to {MAX_CHIPS} chips.")
-    if rules.max_bet > MAX_CHIPS:
-        problem("max_bet", f"The largest opening stake is at most {MAX_CHIPS} chips.")
-    elif rules.max_bet < rules.min_bet:
-        problem("max_bet", f"The largest opening stake ({rules.max_bet}) cannot be below the "
-                f"smallest ({rules.min_bet}).")
-    if not 1 <= rules.max_raise <= MAX_CHIPS:
-        problem("max_raise", f"A bet may raise the stake by 1 to {MAX_CHIPS} chips.")
+                "chips everyone starts with.")
+    if rules.min_bet < 1:
+        problem("min_bet", "The smallest stake is at least 1 chip.")
+    if rules.max_bet < rules.min_bet:
+        problem("max_bet", f"The largest opening stake ({rules.max_bet}) cannot be below "
+                f"the smallest ({rules.min_bet}).")
+    if rules.max_raise < 1:
+        problem("max_raise", "A raise is at least 1 chip.")
     if not 0 <= rules.max_hands <= MAX_HANDS:
-        problem("max_hands", f"The game lasts 1 to {MAX_HANDS} hands, or 0 for until one "
-                "player has every chip.")
-    for field, messages in player_limit_problems(rules.min_players, rules.max_players,
-                                                 "Three Card Brag", *PLAYER_RANGE).items():
-        for message in messages:
-            problem(field, message)
+        problem("max_hands", f"Play 1 to {MAX_HANDS} hands, or 0 to play until one player "
+                "has every chip.")
+    if rules.min_players < MIN_PLAYERS:
+        problem("min_players", f"It takes at least {MIN_PLAYERS} players.")
+    if rules.max_players > MAX_PLAYERS:
+        problem("max_players", f"Brag is for at most {MAX_PLAYERS} players "
+                f"({rules.max_players} asked).")
+    if rules.max_players < rules.min_players:
+        problem("max_players", "The most players cannot be fewer than the fewest.")
     return errors
 
 
+def _chips(n: int) -> str:
+    return f"{n} chip{'s' if n != 1 else ''}"
+
+
 def describe_brag_rules(rules: BragRules) -> list[str]:
-    """Plain-English sentences for the Brag rules in force."""
+    """Plain-English sentences for the rules in force."""
     lines = [
-        "No exchange: you bet on the three cards you are dealt.",
-        f"Everyone starts with {rules.starting_chips} chips and antes {rules.ante} "
-        f"{'chip' if rules.ante == 1 else 'chips'} before each deal.",
+        f"Everyone starts with {_chips(rules.starting_chips)} and antes "
+        f"{_chips(rules.ante)} before each deal of three cards.",
     ]
     if rules.blind_play:
-        lines.append("Everyone starts each hand blind and may look at any time; a blind "
-                     "player pays half the stake, so a blind bet counts double.")
+        lines.append("Everyone starts blind: you may bet without looking, and a blind bet "
+                     "costs half the stake. Looking is free, at any time.")
     else:
-        lines.append("Everyone looks at their cards as they are dealt: there is no blind "
-                     "play.")
+        lines.append("No blind play: everyone looks at their cards as they are dealt.")
     if rules.betting == "limit":
-        lines.append(f"Limit betting: the first stake is {rules.min_bet} to {rules.max_bet} "
-                     f"chips, and each later bet raises it by at most {rules.max_raise}.")
+        lines.append(f"Limit betting: the first stake is {rules.min_bet} to {rules.max_bet}; "
+                     f"each later bet may raise the stake by up to {rules.max_raise}.")
     else:
-        lines.append(f"Pot-limit betting: a stake may be as large as every chip in the "
-                     f"middle (at least {rules.min_bet}).")
-    lines.append("With two players left betting, either may see the other for twice the "
-                 "cost of staying in; a seen player cannot see a blind one, and ties go "
-                 "against the seer.")
-    lines.append("A player who cannot afford the smallest bet may cover the pot with "
-                 "every chip they have left.")
+        lines.append(f"Pot-limit betting: the first stake is at least {rules.min_bet}; no "
+                     "stake may be more than all the chips in the middle.")
+    lines.append("With two players left, either may see the other for twice the cost of "
+                 "staying in; ties go against the player who sees, and a losing seer's "
+                 "cards are never shown. You can't see a blind man, unless you are blind too.")
+    lines.append("A player who cannot afford the smallest bet may cover the pot with the "
+                 "chips they have left, and plays for that pot only.")
     prial = ("3-3-3 is the best prial, then A-A-A down to 2-2-2." if rules.threes_high
              else "A-A-A is the best prial, 2-2-2 the lowest.")
-    lines.append("Brag hands: prial > running flush > run > flush > pair > high card. "
-                 + prial)
+    lines.append("Brag hands: prial > running flush > run > flush > pair > high card. " + prial)
     lines.append({
         "top": "A-2-3 is the best run, above A-K-Q.",
         "bottom": "A-2-3 is the lowest run, below 2-3-4.",
         "none": "A-2-3 is not a run; Q-K-A is the best run.",
     }[rules.ace_low_run])
     if rules.shuffle == "prial_only":
-        lines.append("The pack is not shuffled between hands, unless a pot is won with a "
+        lines.append("The pack is not shuffled between hands, unless a pot was won with a "
                      "prial shown.")
     else:
         lines.append("The pack is shuffled before every hand.")
     if rules.max_hands:
-        lines.append(f"The game ends after {rules.max_hands} "
-                     f"{'hand' if rules.max_hands == 1 else 'hands'}, or sooner when one "
+        lines.append(f"The game ends after {rules.max_hands} hands, or sooner when one "
                      "player has every chip; places go by chips.")
     else:
         lines.append("The game goes on until one player has every chip.")
@@ -164,19 +193,16 @@ BRAG_PRESETS: dict[str, Preset] = {
         Preset(
             "three-card-brag",
             "Three Card Brag",
-            "The seed's betting game: ante 1, stakes of 1 to 10 with raises up to 10, blind "
-            "play, and the pack shuffled only after a prial wins.",
+            "The British betting game of seed 000: blind play, seeing, covering the pot, "
+            "and no shuffle unless a pot is won with a prial.",
             BragRules(),
         ),
         Preset(
             "pot-limit-brag",
             "Pot-limit Brag",
-            "Three Card Brag where a stake may be as big as the pot, with a fresh shuffle "
-            "before every hand.",
+            "Three Card Brag where a stake may be as large as the pot, with a fresh "
+            "shuffle before every hand.",
             BragRules(betting="pot_limit", shuffle="every_hand"),
         ),
     )
 }
-
-__all__ = ["BETTINGS", "BRAG_PRESETS", "BRAG_RULE_NAMES", "SHUFFLES", "BragRules",
-           "brag_rule_problems", "describe_brag_rules"]
