@@ -2,8 +2,21 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
 from accounts.models import User
+from accounts.names import validate_username
 
 EMAIL_TAKEN = "An account with this email address already exists."
+
+
+def check_username(username, *, exclude_pk=None):
+    """Refuse a username that reads as the room's own words or as someone else's name.
+
+    Compares against every existing name: sign-up is rare next to play, and a
+    look-alike can only be found by comparing skeletons.
+    """
+    others = User.objects.order_by().values_list("username", flat=True)
+    if exclude_pk is not None:
+        others = others.exclude(pk=exclude_pk)
+    validate_username(username, others.iterator(chunk_size=2000))
 
 
 def email_taken(email, *, exclude_pk=None):
@@ -18,7 +31,8 @@ class SignUpForm(UserCreationForm):
     """Username, email and a password typed twice.
 
     UserCreationForm already refuses usernames that differ only in case and runs
-    every validator in AUTH_PASSWORD_VALIDATORS.
+    every validator in AUTH_PASSWORD_VALIDATORS; :func:`check_username` adds
+    look-alikes and reserved names.
     """
 
     email = forms.EmailField(
@@ -31,6 +45,12 @@ class SignUpForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "email")
+
+    def clean_username(self):
+        username = super().clean_username()
+        if username and not self.has_error("username"):  # an exact duplicate says so already
+            check_username(username)
+        return username
 
     def clean_email(self):
         email = User.objects.normalize_email(self.cleaned_data["email"])
