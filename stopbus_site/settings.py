@@ -208,6 +208,12 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "accounts/lockout.html"
 AXES_HTTP_RESPONSE_CODE = 429
+# The address a failed log-in counts against. X-Forwarded-For is only read when the
+# request comes from one of these proxies (addresses or networks, comma-separated),
+# and then from the right, so a client cannot pick its own address; with none set
+# the header is ignored (see accounts/client_address.py).
+STOPBUS_TRUSTED_PROXIES = env.list("STOPBUS_TRUSTED_PROXIES", default=[])
+AXES_CLIENT_IP_CALLABLE = "accounts.client_address.client_ip"
 
 
 # Email
