@@ -53,10 +53,13 @@ class SignUpForm(UserCreationForm):
         return username
 
     def clean_email(self):
-        email = User.objects.normalize_email(self.cleaned_data["email"])
-        if email_taken(email):
-            raise forms.ValidationError(EMAIL_TAKEN, code="email_taken")
-        return email
+        # A taken address is no error here: saying so would tell anyone which addresses
+        # have accounts. The view mails the address's owner instead.
+        return User.objects.normalize_email(self.cleaned_data["email"])
+
+    def _get_validation_exclusions(self):
+        # ...and the model's unique constraint on the address would say it all the same.
+        return {*super()._get_validation_exclusions(), "email"}
 
 
 class EmailChangeForm(forms.ModelForm):
