@@ -13,10 +13,22 @@ def check_username(username, *, exclude_pk=None):
     Compares against every existing name: sign-up is rare next to play, and a
     look-alike can only be found by comparing skeletons.
     """
-    others = User.objects.order_by().values_list("username", flat=True)
-    if exclude_pk is not None:
-        others = others.exclude(pk=exclude_pk)
-    validate_username(username, others.iterator(chunk_size=2000))
+    validate_username(username, _usernames(exclude_pk))
+
+
+def _usernames(exclude_pk=None, batch=2000):
+    """Every username, read in pages by primary key (no server-side cursor is left open
+    when the caller stops at the first look-alike)."""
+    after = 0
+    while True:
+        rows = User.objects.filter(pk__gt=after).order_by("pk")
+        if exclude_pk is not None:
+            rows = rows.exclude(pk=exclude_pk)
+        page = list(rows.values_list("pk", "username")[:batch])
+        yield from (name for _, name in page)
+        if len(page) < batch:
+            return
+        after = page[-1][0]
 
 
 def email_taken(email, *, exclude_pk=None):
