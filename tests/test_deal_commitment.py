@@ -7,7 +7,10 @@ nothing to a player: a commitment must be seen before the cards are played.
 
 import hashlib
 import html
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -27,10 +30,13 @@ from games.engine import (
 from games.engine.cards import parse_card
 from games.engine.fairness import commitment as hash_of
 from games.models import Action
+from tests.conftest import CHROMIUM
 from tests.factories import UserFactory, finished_game, start_table_game
 from tests.rigging import play, rigged
+from tests.test_csp import browser_site  # noqa: F401  (a fixture: a daphne on its own SQLite)
 
-README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text()
 
 
 def sealed(events):
@@ -130,3 +136,37 @@ def test_the_documented_python_recipe_verifies_a_real_deck(client):
         assert run_recipe(code, record) == "fair\nTrue"
         tampered = {**record, "cards": record["cards"][1:] + record["cards"][:1]}
         assert run_recipe(code, tampered).startswith("NOT the deck")
+
+
+MAKE_A_FINISHED_GAME = """
+from tests.factories import UserFactory, finished_game
+game = finished_game([UserFactory(username="ann"), UserFactory(username="ben")], bots=["random"])
+print(game.pk)
+"""
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(240)
+def test_the_readers_browser_recomputes_the_hash_on_the_replay(browser_site):  # noqa: F811
+    from playwright.sync_api import sync_playwright
+
+    from tests.test_browser import ARGS
+
+    env = {**os.environ, "DATABASE_URL": browser_site.env["DATABASE_URL"], "REDIS_URL": "",
+           "STOPBUS_BOT_DELAY": "0", "STOPBUS_SHOWDOWN_PAUSE": "0", "CI": ""}
+    made = subprocess.run([sys.executable, "manage.py", "shell", "-c", MAKE_A_FINISHED_GAME],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+                          check=True)
+    game_id = int(made.stdout.split()[-1])
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page()
+        page.goto(f"{browser_site.url}/games/{game_id}/replay/?step=1")
+        page.wait_for_selector(".browser-check--ok", timeout=10000)
+        check = page.locator(".browser-check").first
+        computed = check.locator(".browser-check__result").inner_text().split()[0]
+        assert computed == check.get_attribute("data-verify-commitment")
+        assert computed == hashlib.sha256(
+            check.get_attribute("data-verify-text").encode()).hexdigest()
+        assert page.locator(".browser-check--bad").count() == 0
+        browser.close()
