@@ -2,8 +2,33 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
 from accounts.models import User
+from accounts.names import validate_username
 
 EMAIL_TAKEN = "An account with this email address already exists."
+
+
+def check_username(username, *, exclude_pk=None):
+    """Refuse a username that reads as the room's own words or as someone else's name.
+
+    Compares against every existing name: sign-up is rare next to play, and a
+    look-alike can only be found by comparing skeletons.
+    """
+    validate_username(username, _usernames(exclude_pk))
+
+
+def _usernames(exclude_pk=None, batch=2000):
+    """Every username, read in pages by primary key (no server-side cursor is left open
+    when the caller stops at the first look-alike)."""
+    after = 0
+    while True:
+        rows = User.objects.filter(pk__gt=after).order_by("pk")
+        if exclude_pk is not None:
+            rows = rows.exclude(pk=exclude_pk)
+        page = list(rows.values_list("pk", "username")[:batch])
+        yield from (name for _, name in page)
+        if len(page) < batch:
+            return
+        after = page[-1][0]
 
 
 def email_taken(email, *, exclude_pk=None):
@@ -18,7 +43,8 @@ class SignUpForm(UserCreationForm):
     """Username, email and a password typed twice.
 
     UserCreationForm already refuses usernames that differ only in case and runs
-    every validator in AUTH_PASSWORD_VALIDATORS.
+    every validator in AUTH_PASSWORD_VALIDATORS; :func:`check_username` adds
+    look-alikes and reserved names.
     """
 
     email = forms.EmailField(
@@ -32,11 +58,20 @@ class SignUpForm(UserCreationForm):
         model = User
         fields = ("username", "email")
 
+    def clean_username(self):
+        username = super().clean_username()
+        if username and not self.has_error("username"):  # an exact duplicate says so already
+            check_username(username)
+        return username
+
     def clean_email(self):
-        email = User.objects.normalize_email(self.cleaned_data["email"])
-        if email_taken(email):
-            raise forms.ValidationError(EMAIL_TAKEN, code="email_taken")
-        return email
+        # A taken address is no error here: saying so would tell anyone which addresses
+        # have accounts. The view mails the address's owner instead.
+        return User.objects.normalize_email(self.cleaned_data["email"])
+
+    def _get_validation_exclusions(self):
+        # ...and the model's unique constraint on the address would say it all the same.
+        return {*super()._get_validation_exclusions(), "email"}
 
 
 class EmailChangeForm(forms.ModelForm):

@@ -6,5 +6,9 @@ app_name = "accounts"
 
 urlpatterns = [
     path("signup/", views.SignUpView.as_view(), name="signup"),
+    path("signup/sent/", views.SignUpSentView.as_view(), name="signup_sent"),
+    # secrets.token_urlsafe tokens
+    path("signup/confirm/<slug:token>/", views.SignUpConfirmView.as_view(),
+         name="signup_confirm"),
     path("profile/", views.ProfileView.as_view(), name="profile"),
 ]

@@ -1,18 +1,50 @@
+import secrets
+
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth.hashers import make_password
 from django.contrib.auth.mixins import LoginRequiredMixin
-from django.shortcuts import redirect
-from django.urls import reverse_lazy
-from django.views.generic import FormView, UpdateView
+from django.core.cache import cache
+from django.core.exceptions import ValidationError
+from django.core.mail import send_mail
+from django.db import IntegrityError, transaction
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse, reverse_lazy
+from django.views import View
+from django.views.generic import FormView, TemplateView, UpdateView
 
-from accounts.forms import EmailChangeForm, SignUpForm
+from accounts.forms import EmailChangeForm, SignUpForm, check_username, email_taken
 from accounts.models import User
+
+# A sign-up waits this long for its address to be confirmed (in the cache: nothing
+# is written to the database until then, so nobody can hold a name or an address
+# they do not own).
+SIGNUP_LINK_SECONDS = 2 * 24 * 3600
+
+
+def _pending_key(token: str) -> str:
+    return f"signup:{token}"
+
+
+def _mail(template: str, to: str, context: dict) -> None:
+    subject = render_to_string(f"accounts/{template}_subject.txt", context).strip()
+    body = render_to_string(f"accounts/{template}_email.txt", context)
+    send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [to])
 
 
 class SignUpView(FormView):
+    """Sign-up answers the same whether or not the address already has an account.
+
+    A new address gets a link that creates the account; an address that has one
+    gets a note saying so, with where to log in or reset the password. Either way
+    the page says "check your email", and both ways hash the password and send
+    one mail, so the answer and its timing tell a stranger nothing.
+    """
+
     template_name = "accounts/signup.html"
     form_class = SignUpForm
-    success_url = "/"
 
     def dispatch(self, request, *args, **kwargs):
         if request.user.is_authenticated:
@@ -20,12 +52,74 @@ class SignUpView(FormView):
         return super().dispatch(request, *args, **kwargs)
 
     def form_valid(self, form):
-        user = form.save()
-        # The backend must be named because several are configured; the new
-        # account's password was just set, so there is nothing for axes to check.
-        login(self.request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(self.request, f"Welcome aboard, {user.username}! Your account is ready.")
-        return super().form_valid(form)
+        email = form.cleaned_data["email"]
+        password = make_password(form.cleaned_data["password1"])
+        login_url = self.request.build_absolute_uri(reverse("login"))
+        reset_url = self.request.build_absolute_uri(reverse("password_reset"))
+        owner = User.objects.filter(email__iexact=email).values_list("email", flat=True).first()
+        if owner is not None:
+            # to the address on record; nothing the stranger typed goes into the mail
+            _mail("signup_taken", owner, {"login_url": login_url, "reset_url": reset_url})
+        else:
+            token = secrets.token_urlsafe(32)
+            cache.set(_pending_key(token), {"username": form.cleaned_data["username"],
+                                            "email": email, "password": password},
+                      SIGNUP_LINK_SECONDS)
+            link = self.request.build_absolute_uri(reverse("accounts:signup_confirm",
+                                                           args=[token]))
+            _mail("signup_confirm", email, {"link": link, "login_url": login_url,
+                                            "username": form.cleaned_data["username"],
+                                            "days": SIGNUP_LINK_SECONDS // 86400})
+        self.request.session["signup_email"] = email
+        return redirect("accounts:signup_sent")
+
+
+class SignUpSentView(TemplateView):
+    template_name = "accounts/signup_sent.html"
+
+    def get_context_data(self, **kwargs):
+        return {**super().get_context_data(**kwargs),
+                "email": self.request.session.get("signup_email", "")}
+
+
+class SignUpConfirmView(View):
+    """The link from the sign-up mail: a button (mail scanners open links, they don't
+    press buttons) that creates the account and logs in."""
+
+    def get(self, request, token):
+        pending = cache.get(_pending_key(token))
+        if pending is None:
+            return render(request, "accounts/signup_confirm.html", {"expired": True}, status=404)
+        return render(request, "accounts/signup_confirm.html", {"pending": pending})
+
+    def post(self, request, token):
+        pending = cache.get(_pending_key(token))
+        if pending is None:
+            return render(request, "accounts/signup_confirm.html", {"expired": True}, status=404)
+        user = self._create(pending)
+        if user is None:
+            return render(request, "accounts/signup_confirm.html",
+                          {"pending": pending, "taken": True}, status=409)
+        cache.delete(_pending_key(token))
+        # The backend must be named because several are configured; the password was
+        # set by its owner a moment ago, so there is nothing for axes to check.
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, f"Welcome aboard, {user.username}! Your account is ready.")
+        return redirect("/")
+
+    @staticmethod
+    def _create(pending) -> User | None:
+        """The account, unless its name or address was taken since the sign-up."""
+        if email_taken(pending["email"]) or User.objects.filter(
+                username__iexact=pending["username"]).exists():
+            return None
+        try:
+            check_username(pending["username"])  # a look-alike may have signed up since
+            with transaction.atomic():
+                return User.objects.create(username=pending["username"], email=pending["email"],
+                                           password=pending["password"])
+        except (ValidationError, IntegrityError):  # IntegrityError: a sign-up at the same time
+            return None
 
 
 class ProfileView(LoginRequiredMixin, UpdateView):

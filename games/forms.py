@@ -1,5 +1,7 @@
 from django import forms
 
+from accounts.names import has_bidi_control
+
 from .engine import RulesError
 from .kinds import KINDS, EngineMissing
 from .models import Variant
@@ -24,6 +26,14 @@ class TableForm(forms.Form):
                                                     "cards).")
     spectator_chat = forms.BooleanField(required=False, initial=True,
                                         label="Spectators may chat")
+
+    def clean_name(self):
+        name = self.cleaned_data["name"]
+        if has_bidi_control(name):
+            # an override would show the name (and whatever follows it) reversed
+            raise forms.ValidationError("Table names may not contain characters that change "
+                                        "the direction of text.", code="bidi")
+        return name
 
     def clean(self):
         data = super().clean()

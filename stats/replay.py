@@ -8,6 +8,7 @@ commitment the players saw before it was played.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 
 from games.engine import Action as EngineAction
@@ -28,6 +29,16 @@ class ShuffleCheck:
     ok: bool
     reason: str
     announced: bool  # the log shows this commitment was given to players before play
+    published: str | None = None  # the commitment the log published at the deal
+
+    @property
+    def recomputed(self) -> str:
+        """SHA-256 of the revealed salt and deck, computed again now."""
+        return hashlib.sha256(self.hashed_text.encode()).hexdigest()
+
+    @property
+    def matches(self) -> bool:
+        return self.published is not None and self.recomputed == self.published
 
     @property
     def hashed_text(self) -> str:
@@ -111,26 +122,48 @@ class Replay:
         return f"Hand {s.hand_no}."
 
 
-def check_shuffle(record: dict, announced: set[str]) -> ShuffleCheck:
-    """Verify a revealed shuffle, and that its commitment is the one the log announced.
+def check_shuffle(record: dict, published: dict[str, str]) -> ShuffleCheck:
+    """Verify a revealed shuffle against the commitment the log published at its deal.
 
     The cut is dealt face up, so it has no commitment in the log; every deck and
-    reshuffle does (the deal and reshuffle events carry it).
+    reshuffle does (the deal's events and the reshuffle event carry it).
     """
     full_pack = ":reshuffle:" not in record["label"]
     ok, reason = verify_deck(record["commitment"], record["salt"], record["cards"],
                              full_pack=full_pack)
-    was_announced = record["hand"] == 0 or record["commitment"] in announced
+    at_deal = published.get(record["label"])
+    was_announced = record["hand"] == 0 or at_deal == record["commitment"]
     if ok and not was_announced:
         ok, reason = False, ("The revealed deck matches its commitment, but that is not the "
                              "commitment announced to the players at the deal.")
     return ShuffleCheck(record["hand"], record["label"], record["commitment"], record["salt"],
-                        list(record["cards"]), full_pack, ok, reason, was_announced)
+                        list(record["cards"]), full_pack, ok, reason, was_announced,
+                        published=at_deal)
 
 
-def announced_commitments(actions) -> set[str]:
-    return {event["data"]["commitment"] for row in actions for event in row.events
-            if event.get("kind") in ("deal", "reshuffle") and "commitment" in event.get("data", {})}
+def published_commitments(actions) -> dict[str, str]:
+    """Each shuffle's label -> the commitment the log showed the players before play.
+
+    Read from the deal and reshuffle events (older logs have no "commitment" event,
+    and their reshuffles no label: the k-th reshuffle of hand N is "hand:N:reshuffle:k").
+    """
+    published: dict[str, str] = {}
+    hand, reshuffles = 0, 0
+    for row in actions:
+        for event in row.events:
+            data = event.get("data", {})
+            if "commitment" not in data:
+                continue
+            if event.get("kind") == "deal":
+                hand, reshuffles = data.get("hand", hand + 1), 0
+                published.setdefault(f"hand:{hand}", data["commitment"])
+            elif event.get("kind") == "reshuffle":
+                reshuffles += 1
+                label = data.get("label", f"hand:{hand}:reshuffle:{reshuffles}")
+                published.setdefault(label, data["commitment"])
+            elif event.get("kind") == "commitment" and "label" in data:
+                published.setdefault(data["label"], data["commitment"])
+    return published
 
 
 def event_texts(events: list[dict]) -> list[str]:
@@ -154,8 +187,8 @@ def replay(game, players, actions, step: int) -> Replay:
         if row.seq == step:
             at, at_row = state, row
     final = state
-    announced = announced_commitments(actions)
-    shuffles = [check_shuffle(r, announced) for r in fairness_reveals(final)]
+    published = published_commitments(actions)
+    shuffles = [check_shuffle(r, published) for r in fairness_reveals(final)]
 
     sd = at.showdown if at.phase in (SHOWDOWN, OVER) else None
     seats = []

@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db.models import Count, F, Q
+from django.db.models import Count, Exists, F, OuterRef, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils.formats import date_format
@@ -76,6 +76,20 @@ def _result_rows(queryset, variants: list[Variant], limit: int | None = None) ->
     return rows
 
 
+def _seen_by(request, rows):
+    """Only the results a viewer may know of: a private table's games are listed for
+    the people who played at that table and those who hold its invite, as its replays
+    are (``games.access.may_watch``); public tables' games for everyone."""
+    seen = Q(game__table__private=False)
+    invites = [code for code in request.session.get("invites", []) if isinstance(code, str)]
+    if invites:
+        seen |= Q(game__table__invite_code__in=invites)
+    if request.user.is_authenticated:
+        seen |= Q(Exists(GamePlayer.objects.filter(game__table=OuterRef("game__table"),
+                                                   user=request.user)))
+    return rows.filter(seen)
+
+
 def _page_number(request) -> str:
     return request.GET.get("page") or "1"
 
@@ -107,7 +121,7 @@ def _profile(request, player, mine=False):
     points = list(history.order_by("-finished_at", "-id")
                   .values_list("finished_at", rating_field)[:CHART_GAMES])[::-1]
 
-    recent = PlayerGame.objects.filter(user=player)
+    recent = _seen_by(request, PlayerGame.objects.filter(user=player))
     if variant is not None:
         recent = recent.filter(variant=variant)
     recent = _result_rows(recent, variants, limit=RECENT_GAMES)
@@ -186,7 +200,7 @@ def history(request, username):
     player = get_object_or_404(User, username=username)
     variants = _variants()
     variant = _selected_variant(request, variants)
-    rows = PlayerGame.objects.filter(user=player)
+    rows = _seen_by(request, PlayerGame.objects.filter(user=player))
     if variant is not None:
         rows = rows.filter(variant=variant)
     # Page through ids alone (an index-only scan, however deep the page), then load
@@ -220,7 +234,7 @@ def head_to_head(request, a, b):
         .order_by("-games", "variant__name"))
     totals = {key: sum(row[key] for row in by_variant)
               for key in ("games", "ahead", "behind", "level", "wins", "their_wins")}
-    recent = list(shared.annotate(their_place=their_place)
+    recent = list(_seen_by(request, shared).annotate(their_place=their_place)
                   .select_related("variant").only(
                       "game", "finished_at", "place", "players", "variant__name")
                   [:H2H_RECENT])

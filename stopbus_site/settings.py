@@ -11,6 +11,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import environ
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -76,6 +77,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: a NUL in the path, query or a cookie is a 400 before anything queries it.
+    "stopbus_site.middleware.RefuseUnreadableRequests",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -84,6 +87,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Last, so it sees the lockout flag the axes backend sets during authentication.
     "axes.middleware.AxesMiddleware",
@@ -208,6 +212,12 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "accounts/lockout.html"
 AXES_HTTP_RESPONSE_CODE = 429
+# The address a failed log-in counts against. X-Forwarded-For is only read when the
+# request comes from one of these proxies (addresses or networks, comma-separated),
+# and then from the right, so a client cannot pick its own address; with none set
+# the header is ignored (see accounts/client_address.py).
+STOPBUS_TRUSTED_PROXIES = env.list("STOPBUS_TRUSTED_PROXIES", default=[])
+AXES_CLIENT_IP_CALLABLE = "accounts.client_address.client_ip"
 
 
 # Email
@@ -265,6 +275,27 @@ if PRODUCTION:
         # With SECURE_SSL_REDIRECT=false the TLS-terminating proxy redirects plain
         # HTTP to HTTPS itself, so Django's own redirect check does not apply.
         SILENCED_SYSTEM_CHECKS = ["security.W008"]
+
+
+# Content-Security-Policy (django-csp): scripts, styles and everything else from this
+# site only. No 'unsafe-inline' and no 'unsafe-eval': templates carry no inline
+# <script>, on* attribute or hx-on (their behaviour lives in static/js), and htmx's
+# own injected indicator <style> is switched off (base.html's htmx-config meta).
+# 'self' covers the same-origin ws:/wss: websocket in CSP Level 3 browsers.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "font-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 
 
 # The card room

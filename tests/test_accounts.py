@@ -4,6 +4,7 @@ import re
 
 import pytest
 from django.contrib.auth import get_user
+from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
@@ -38,8 +39,24 @@ def test_signup_page_renders(client):
     assert b'name="password2"' in response.content
 
 
-def test_valid_signup_creates_user_logs_in_and_redirects_home(client):
+def confirm_link(message):
+    found = re.search(r"https?://\S+/accounts/signup/confirm/\S+/", message.body)
+    assert found, message.body
+    return found.group(0)
+
+
+def test_valid_signup_mails_a_link_that_creates_the_account_and_logs_in(client, mailoutbox):
     response = client.post(SIGNUP_URL, signup_data(), follow=True)
+    assert response.redirect_chain == [(reverse("accounts:signup_sent"), 302)]
+    assert b"Check your email" in response.content
+    assert not User.objects.exists()  # nothing is kept until the address is confirmed
+    assert [m.to for m in mailoutbox] == [["ace@example.com"]]
+
+    link = confirm_link(mailoutbox[0])
+    page = client.get(link)
+    assert page.status_code == 200 and b"ace_of_clubs" in page.content
+    assert not User.objects.exists()  # opening the link (a mail scanner) makes nothing
+    response = client.post(link, follow=True)
 
     user = User.objects.get(username="ace_of_clubs")
     assert user.email == "ace@example.com"
@@ -49,6 +66,22 @@ def test_valid_signup_creates_user_logs_in_and_redirects_home(client):
     assert b"Welcome aboard, ace_of_clubs!" in response.content
     # A flash message shows once.
     assert b"Welcome aboard" not in client.get("/").content
+    # The link works once.
+    assert client.post(link).status_code == 404
+
+
+def test_a_confirm_link_that_does_not_exist_is_a_404(client):
+    response = client.get(reverse("accounts:signup_confirm", args=["no-such-token"]))
+    assert response.status_code == 404
+    assert b"That link has expired" in response.content
+
+
+def test_a_name_taken_between_sign_up_and_confirming_is_refused(client, mailoutbox):
+    client.post(SIGNUP_URL, signup_data())
+    UserFactory(username="Ace_Of_Clubs")
+    response = client.post(confirm_link(mailoutbox[0]))
+    assert response.status_code == 409
+    assert User.objects.filter(email="ace@example.com").count() == 0
 
 
 def test_signed_in_user_visiting_signup_goes_home(user_client):
@@ -65,13 +98,28 @@ def test_duplicate_username_is_refused(client, user):
     assert User.objects.count() == 1
 
 
-def test_duplicate_email_is_refused_whatever_the_case(client, user):
-    response = client.post(SIGNUP_URL, signup_data(email=user.email.upper()))
+def test_sign_up_answers_the_same_whether_or_not_the_email_is_registered(
+        client, user, mailoutbox):
+    """The probe could tell registered addresses from the sign-up form's error."""
+    def answer(**data):
+        response = Client().post(SIGNUP_URL, signup_data(**data), follow=True)
+        html = response.content.decode().replace(User.objects.normalize_email(data["email"]),
+                                                 "EMAIL")
+        html = re.sub(r"\b[A-Za-z0-9]{64}\b", "CSRF-TOKEN", html)
+        return response.status_code, response.redirect_chain, html
 
-    assert response.status_code == 200
-    assert field_errors(response, "email") == ["An account with this email address already exists."]
-    assert b"An account with this email address already exists." in response.content
+    registered = answer(username="newcomer", email=user.email.upper())
+    fresh = answer(username="newcomer", email="fresh@example.com")
+    assert registered == fresh
+    assert "already exists" not in registered[2]
     assert User.objects.count() == 1
+    # the owner of the registered address is told by email, and gets no link
+    to_owner, to_fresh = mailoutbox
+    assert to_owner.to == [user.email] and to_fresh.to == ["fresh@example.com"]
+    assert "already has an account" in to_owner.body
+    assert "/accounts/signup/confirm/" not in to_owner.body
+    assert reverse("password_reset") in to_owner.body
+    assert "/accounts/signup/confirm/" in to_fresh.body
 
 
 @pytest.mark.parametrize(

@@ -53,12 +53,19 @@ CONTRACT = """() => {
 }"""
 
 
-def sign_up(page, base, name):
+def sign_up(page, site, name):
+    base = site.url
     page.goto(base + "/accounts/signup/")
     page.fill("input[name=username]", name)
     page.fill("input[name=email]", f"{name}@example.org")
     page.fill("input[name=password1]", PASSWORD)
     page.fill("input[name=password2]", PASSWORD)
+    page.click("main form button[type=submit]")
+    page.wait_for_url(base + "/accounts/signup/sent/")
+    # the confirmation mail, printed by the console mail backend into daphne's log
+    mail = re.search(rf"Hello {name},.*?(http://\S+/accounts/signup/confirm/\S+/)",
+                     site.log_path.read_text(), re.DOTALL)
+    page.goto(mail.group(1))
     page.click("main form button[type=submit]")
     page.wait_for_url(base + "/")
 
@@ -91,8 +98,8 @@ def test_two_people_play_a_game_with_a_bot_to_its_end(site, shots):
         for page in (alice, bob):
             page.on("pageerror", lambda exc: problems.append(str(exc)))
             page.on("console", lambda msg: msg.type == "error" and problems.append(msg.text))
-        sign_up(alice, base, "alice")
-        sign_up(bob, base, "bob")
+        sign_up(alice, site, "alice")
+        sign_up(bob, site, "bob")
 
         alice.fill("input[name=name]", "Browser bus")
         alice.select_option("select[name=variant]", label="Stop the Bus (classic)")

@@ -443,6 +443,14 @@ def new_game(rules: HouseRules, names, seed: bytes | None = None) -> tuple[GameS
     return s, events
 
 
+def sealed_event(record: dict) -> Event:
+    """The log line that publishes a deck's commitment before any of it is played."""
+    return Event("commitment", f"Hand {record['hand']}'s deck is sealed: SHA-256 "
+                 f"{record['commitment']}. The deck and salt are revealed after the showdown.",
+                 data={"hand": record["hand"], "label": record["label"],
+                       "commitment": record["commitment"]})
+
+
 def _deal(s: GameState, events: list[Event]) -> None:
     rules = s.rules
     n = len(s.names)
@@ -492,6 +500,7 @@ def _deal(s: GameState, events: list[Event]) -> None:
         text += f" The discard pile starts with {CODES[s.discard[0]]}."
     events.append(Event("deal", text, data={"hand": s.hand_no, "dealer": s.dealer,
                                             "commitment": s.fairness[-1]["commitment"]}))
+    events.append(sealed_event(s.fairness[-1]))
     if rules.dealer_blind_swap and rules.exchange == "widow":
         s.phase = DEALER_SWAP_PHASE
         s.turn = s.dealer
@@ -837,8 +846,10 @@ def _reshuffle(s: GameState, events: list[Event]) -> None:
     s.stock = order[::-1]
     s.discard = [top]
     events.append(Event("reshuffle", f"The stock ran out: the discard pile but its top card "
-                        f"was shuffled into a new stock of {len(order)} cards.",
-                        data={"commitment": s.fairness[-1]["commitment"]}))
+                        f"was shuffled into a new stock of {len(order)} cards, sealed as "
+                        f"SHA-256 {s.fairness[-1]['commitment']}.",
+                        data={"commitment": s.fairness[-1]["commitment"],
+                              "label": s.fairness[-1]["label"]}))
 
 
 def _showdown(s: GameState, events: list[Event]) -> None:

@@ -157,6 +157,10 @@ def view_for(s: GameState, viewer: int | None) -> dict:
         hand_value = {"description": value.description, "category": value.category}
     current = [public_part(r) for r in s.fairness if r["hand"] == s.hand_no
                and s.phase not in (SHOWDOWN, OVER)]
+    # The seal of the deck in play (the latest shuffle of this hand), public from the deal
+    # on: players can note it down before a card is played.
+    sealed = next((r["commitment"] for r in reversed(s.fairness)
+                   if r["hand"] == s.hand_no and s.hand_no > 0), None)
     reveals = [r for r in fairness_reveals(s) if r["hand"] == s.hand_no] if showdown else []
     return {
         "viewer": v.viewer,
@@ -187,5 +191,6 @@ def view_for(s: GameState, viewer: int | None) -> dict:
         "winner": v.winner,
         "places": list(v.places),
         "commitments": current,
+        "commitment": sealed,
         "reveals": reveals,
     }

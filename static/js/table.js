@@ -30,6 +30,11 @@
     if (form) { form.reset(); }
   });
 
+  // The invite link is selected whole when focused, ready to copy.
+  document.body.addEventListener("focusin", function (evt) {
+    if (evt.target.matches && evt.target.matches(".invite__link")) { evt.target.select(); }
+  });
+
   // Keep the server's list of who is here fresh.
   setInterval(function () {
     if (socket) { socket.send(JSON.stringify({ kind: "ping" })); }

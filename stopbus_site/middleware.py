@@ -1,0 +1,42 @@
+"""Requests whose text cannot be stored are refused before any view reads them.
+
+PostgreSQL refuses a NUL character in text, so a username or a session cookie
+holding one would end in a database error (a 500) wherever it reached a query;
+SQLite would quietly look it up. No name, code, page number or cookie of ours
+holds a NUL or a lone surrogate, so such a request is answered 400 here, the
+same on every database.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import BadRequest
+from django.views.defaults import bad_request
+
+
+def unreadable(text: str) -> bool:
+    if "\x00" in text:
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate
+        return True
+    return False
+
+
+class RefuseUnreadableRequests:
+    """Path, query string and cookies: 400 if any holds text that cannot be stored."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        texts = [request.path_info]
+        for key, values in request.GET.lists():
+            texts.append(key)
+            texts.extend(values)
+        texts.extend(request.COOKIES)
+        texts.extend(request.COOKIES.values())
+        if any(unreadable(text) for text in texts):
+            # answered here rather than raised, so the log is not filled with tracebacks
+            return bad_request(request, BadRequest("Characters no page uses."))
+        return self.get_response(request)
