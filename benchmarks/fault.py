@@ -321,9 +321,9 @@ def _normal(payload) -> dict:
 
 def audit(run: Run) -> Audit:
     """Check the log of every game against itself, the engine and what clients saw."""
-    from games.consumers import action_from_frame
     from games.engine import Action as EngineAction
     from games.engine import HouseRules, replay
+    from games.frames import parse
     from games.models import Game
 
     result = Audit(expected=len(run.tables))
@@ -372,7 +372,7 @@ def audit(run: Run) -> Audit:
         def applied(move, seat=seat, following=following) -> bool:
             if following is None or seat is None:
                 return False
-            action, _ = action_from_frame(move.frame)
+            action = parse(json.dumps(move.frame)).action
             expected = EngineAction.from_dict({**action, "seat": seat}).to_dict()
             return following == (seat, _normal(expected), "player")
 

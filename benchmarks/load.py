@@ -560,7 +560,6 @@ def make_started_tables(n_tables: int, per_table: int = 4, variant: str = "class
     from django.utils import timezone
 
     from games import actions, engine
-    from games.abandon import abandon_after
     from games.engine.fairness import new_seed
     from games.models import Action, Game, GamePlayer, Job, Seat, Table, Variant
 
@@ -593,7 +592,7 @@ def make_started_tables(n_tables: int, per_table: int = 4, variant: str = "class
                         if table.turn_seconds else None)
             games.append(Game(table=table, number=1, variant=chosen, rules=rules.to_dict(),
                               rated=chosen.rated, seed=seed.hex(), state=state.to_dict(),
-                              version=0, recent_events=actions._recent([], 0, events),
+                              version=0, recent_events=actions.base.recent([], 0, events),
                               deadline=deadline))
             states.append((state, events))
         Game.objects.bulk_create(games, batch_size=500)
@@ -605,7 +604,8 @@ def make_started_tables(n_tables: int, per_table: int = 4, variant: str = "class
             Action(game=game, seq=0, seat=None, payload={"kind": "start"},
                    events=[e.to_dict() for e in events], by="table")
             for game, (_, events) in zip(games, states, strict=True)], batch_size=500)
-        jobs = [Job(kind=Job.Kind.ABANDON_CHECK, table=table, due_at=now + abandon_after())
+        after = actions.abandon_after()
+        jobs = [Job(kind=Job.Kind.ABANDON_CHECK, table=table, due_at=now + after)
                 for table in tables]
         jobs += [Job(kind=Job.Kind.TURN_TIMEOUT, table_id=game.table_id, game=game, version=0,
                      seat=state.turn, due_at=game.deadline)

@@ -141,7 +141,7 @@ def deal_next(game_id: int) -> None:
     try:
         version, state, _ = game_now(game_id)
         if state.phase == "showdown":
-            actions.play(game_id, None, engine.next_hand(), version, by="table")
+            actions.do_play(game_id, None, engine.next_hand(), version, by="table")
     finally:
         close_old_connections()
 
@@ -161,7 +161,7 @@ def drive_to_showdown(game_id: int) -> None:
             legal = legal_actions(state, state.turn)
             by_kind = {a.kind: a for a in reversed(legal)}
             action = by_kind.get("stop") or by_kind.get("pass") or legal[0]
-            actions.play(game_id, state.turn, action, version)
+            actions.do_play(game_id, state.turn, action, version)
     finally:
         close_old_connections()
 
@@ -195,7 +195,7 @@ def thread_round(game_id: int, clients: int, rng: random.Random, identical: bool
         try:
             action = Action.from_dict({**moves[i], "seat": seat})
             barrier.wait(30)
-            actions.play(game_id, seat, action, version)
+            actions.do_play(game_id, seat, action, version)
             outcomes[i] = "applied"
         except actions.Refused as exc:
             outcomes[i] = reason_of(exc.message)

@@ -41,9 +41,9 @@ def _set_up(slug, players):
     variant = preset_variant(slug, **SHORT)
     users = [UserFactory() for _ in range(players)]
     watcher = UserFactory()
-    table = actions.create_table(users[0], name=f"Audit {slug}", variant=variant, seats=players)
+    table = actions.do_create_table(users[0], name=f"Audit {slug}", variant=variant, seats=players)
     for user in users[1:]:
-        actions.join_table(table, user)
+        actions.do_join_table(table, user)
     game = table.current_game()
     seats = dict(game.players.values_list("user_id", "seat"))
     return table.pk, game.pk, [(u, seats[u.pk]) for u in users], watcher

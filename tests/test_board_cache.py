@@ -29,9 +29,9 @@ pytestmark = pytest.mark.django_db
 def table_of_three():
     variant, _ = Variant.objects.get_or_create(slug="classic", defaults={"name": "Classic"})
     people = [UserFactory(username=name) for name in ("ann", "ben", "cat")]
-    table = actions.create_table(people[0], name="T", variant=variant, seats=3)
+    table = actions.do_create_table(people[0], name="T", variant=variant, seats=3)
     for person in people[1:]:
-        actions.join_table(table, person)
+        actions.do_join_table(table, person)
     board._KNOWN.clear()
     board._SHARED.clear()
     yield table, people
@@ -43,7 +43,7 @@ def play_one_move(game_id: int) -> None:
     game = Game.objects.get(pk=game_id)
     state = actions.state_of(game)
     action = GreedyBot(state.rules).choose(seat_view(state, state.turn))
-    actions.play(game.pk, state.turn, action, game.version)
+    actions.do_play(game.pk, state.turn, action, game.version)
 
 
 def seat_of(game: Game, user) -> int:
@@ -57,7 +57,7 @@ def test_a_leaver_is_not_shown_their_old_hand_after_a_stale_read(table_of_three)
     stale = board._KNOWN[table.pk]
     ben_seat = seat_of(game, ben)
 
-    actions.leave_table(table, ben)  # a bot takes ben's seat
+    actions.do_leave_table(table, ben)  # a bot takes ben's seat
     # the race: a full read that began before the leave finishes after it
     board._KNOWN[table.pk] = stale
     play_one_move(game.pk)
@@ -90,7 +90,7 @@ def test_an_older_read_never_replaces_a_newer_one(table_of_three):
     before = Table.objects.select_related("variant", "host").get(pk=table.pk)
     board.load_table(table.pk, "first")
     (stamp, _), _ = board._KNOWN[table.pk]
-    actions.leave_table(table, ben)
+    actions.do_leave_table(table, ben)
     board.load_table(table.pk, "second")
     (newer_stamp, _), data = board._KNOWN[table.pk]
     assert newer_stamp > stamp and data.seat_of(ben) is None

@@ -65,8 +65,8 @@ def test_no_view_is_exempt_from_csrf():
 @pytest.fixture
 def table_setup(db):
     host, other = UserFactory(), UserFactory()
-    table = actions.create_table(host, name="Guarded", variant=preset_variant(), seats=3)
-    actions.add_bot(table, host, "random")
+    table = actions.do_create_table(host, name="Guarded", variant=preset_variant(), seats=3)
+    actions.do_add_bot(table, host, "random")
     return table, host, other
 
 
@@ -192,8 +192,8 @@ async def _frames(comm, timeout=3):
 
 def _two_player_game():
     alice, bob, carol = UserFactory(), UserFactory(), UserFactory()
-    table = actions.create_table(alice, name="Sockets", variant=preset_variant(), seats=2)
-    actions.join_table(table, bob)
+    table = actions.do_create_table(alice, name="Sockets", variant=preset_variant(), seats=2)
+    actions.do_join_table(table, bob)
     return table, table.current_game(), alice, bob, carol
 
 
