@@ -517,7 +517,7 @@ class AuditPlayer(Player):
                 self._sent_for = None
                 await ws.send(json.dumps({"kind": "sync"}))  # look again
             return
-        board = Board.parse(frame)
+        board = self.page.board(frame)
         if board is None:
             return
         self.board = board

@@ -58,6 +58,7 @@ from websockets.exceptions import ConnectionClosed
 
 from benchmarks.stack import RedisServer, Stack
 from benchmarks.wsplayer import Board, Player
+from games.regions import apply, is_board
 
 MOVE_KINDS = {"swap", "stop", "pass", "draw", "take_discard", "discard", "dealer_swap"}
 STALE_VERSION = re.compile(r"\(version (\d+), now \d+\)")
@@ -123,7 +124,7 @@ class FaultPlayer(Player):
             self.reconnected_at.append(time.monotonic())
         if 'id="notice"' in frame and "notice--error" in frame:
             self._note_refusal(re.sub(r"<[^>]+>", "", frame).strip())
-        board = Board.parse(frame)
+        board = Board.parse(apply(self.page.html, frame)) if is_board(frame) else None
         if board is not None and board.version is not None:
             for move in reversed(self.moves):
                 if move.saw_later:

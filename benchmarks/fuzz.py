@@ -299,7 +299,9 @@ def judge(frame: Frame, answers: list[str], closed: int | None) -> str:
             return "chat line in an unexpected shape"
         if "<" in match.group(1) or ">" in match.group(1):
             return "chat markup not escaped"
-        expected = " ".join(frame.chat_text.split())
+        from games.actions import clean_chat  # the server removes bidirectional controls
+
+        expected = clean_chat(frame.chat_text)
         if htmllib.unescape(match.group(1)) != expected:
             return "chat text changed"
         return "chat"

@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from benchmarks import spy
-from benchmarks.wsplayer import Board, choose
+from benchmarks.wsplayer import Page, choose
 
 FIRST_TURN_GRACE = 900  # seconds: connecting thousands of clients takes a while
 LOST_AFTER = 5.0  # seconds without every seat seeing a move: it is lost
@@ -137,6 +137,7 @@ class Client:
 
     def __init__(self, run: TableRun, seat: int, url: str, cookie: str, origin: str,
                  baseline: bool, ping: float, rng: random.Random):
+        self.page = Page()  # the board as this seat's browser would show it
         self.run = run
         self.seat = seat
         self.url = url
@@ -216,7 +217,7 @@ class Client:
             self.run.worker.note("refused: " + notice.group(1).strip()[:160])
             run.refused()
             self.sent_for = None
-        board = Board.parse(frame)
+        board = self.page.board(frame)
         if board is None or board.version is None:
             return
         if self.ended and not board.over:

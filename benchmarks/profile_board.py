@@ -4,7 +4,7 @@
 
 On a fresh PostgreSQL database (``stopbus_profile``) it plays greedy moves at a
 few tables the way ``TableConsumer`` does (find the game and the seat, then
-``actions.play``) and, after each, renders every seat's board the way each
+``actions.do_play``) and, after each, renders every seat's board the way each
 consumer does (``load_table`` once per change, then ``board_for`` and the
 template per viewer). Prints milliseconds and queries per move, per table read
 and per viewer's render; ``--profile`` adds cProfile's top functions.

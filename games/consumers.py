@@ -10,6 +10,7 @@ it would show one player's hand to everybody.
 from __future__ import annotations
 
 import logging
+from importlib import import_module
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -54,7 +55,7 @@ def session_is_valid(session, user) -> bool:
     key = getattr(session, "session_key", None)
     if not key or not getattr(user, "is_authenticated", False):
         return False
-    store = type(session)(session_key=key)
+    store = import_module(settings.SESSION_ENGINE).SessionStore(session_key=key)
     data = store.load()  # {} once deleted or expired
     if str(data.get(SESSION_KEY)) != str(user.pk):
         return False

@@ -27,14 +27,16 @@ class BadFrame(ValueError):
 def _number(name: str, value) -> int:
     # an int, or the digits a form field holds ("12"); a bool is no number
     if isinstance(value, bool):
-        raise BadFrame(f"The field {name!r} must be a whole number, not {json.dumps(value)}.")
+        raise BadFrame(f"The field {name!r} is not valid: it must be a whole number, "
+                       f"not {json.dumps(value)}.")
     if isinstance(value, int):
         number = value
-    elif isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 10:
+    elif (isinstance(value, str) and value.isascii() and value.lstrip("-").isdigit()
+          and len(value) < 10):
         number = int(value)
     else:
-        raise BadFrame(f"The field {name!r} must be a whole number.")
-    if not 0 <= number < 10**9:
+        raise BadFrame(f"The field {name!r} is not valid: it must be a whole number.")
+    if not -10**9 < number < 10**9:
         raise BadFrame(f"The field {name!r} is out of range.")
     return number
 
@@ -44,7 +46,7 @@ def _cards(name: str, value) -> list[str]:
         return []
     values = value if isinstance(value, list) else [value]
     if not all(isinstance(v, str) and 0 < len(v) <= 3 for v in values) or len(values) > 8:
-        raise BadFrame(f"The field {name!r} must be card codes, like \"QS\".")
+        raise BadFrame(f"The field {name!r} is not valid: it must be card codes, like \"QS\".")
     return values
 
 
@@ -62,19 +64,19 @@ def _flag(name: str, value) -> bool:
         return True
     if value is False or (isinstance(value, str) and value in ("0", "off", "false", "")):
         return False
-    raise BadFrame(f"The field {name!r} must be true or false (a checkbox), "
+    raise BadFrame(f"The field {name!r} is not valid: it must be true or false (a checkbox), "
                    f"not {json.dumps(value)[:20]}.")
 
 
 def _text(name: str, value) -> str:
     if not isinstance(value, str):
-        raise BadFrame(f"The field {name!r} must be text.")
+        raise BadFrame(f"The field {name!r} is not valid: it must be text.")
     return value
 
 
 def _headers(name: str, value) -> dict:
     if not isinstance(value, dict):
-        raise BadFrame(f"The field {name!r} must be an object.")
+        raise BadFrame(f"The field {name!r} is not valid: it must be an object.")
     return value
 
 

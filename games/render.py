@@ -14,7 +14,7 @@ changed -- each one element with the region's name as its id, which htmx's
 websocket extension swaps in place (out of band) -- or the whole board, marked
 :data:`FULL`, when there is nothing to compare with (a page connecting or
 reconnecting), when the board's outline changed (a game started) or when versions
-were skipped. :func:`apply` is what a client does with a frame: tests and
+were skipped. ``regions.apply`` is what a client does with a frame: tests and
 benchmarks use it to keep the page a browser would show.
 
 The caches are bounded, least recently used first out, and keyed by what they
@@ -24,7 +24,6 @@ the view).
 
 from __future__ import annotations
 
-import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -34,11 +33,12 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from .board import TableData, board_for, load_table
-from .templatetags.fragments import end_marker, start_marker
+from .regions import FULL, apply, split
+
+__all__ = ["FULL", "Board", "apply", "board", "clear", "frame", "lobby", "split", "table_data",
+           "view_key"]
 
 BOARD_TEMPLATE = "games/_board.html"
-FULL = "<!--board-->"  # a frame that is the whole board, not regions of it
-_REGION = re.compile(r"<!--fragment:([a-z][a-z0-9-]*)-->(.*?)<!--/fragment:\1-->", re.S)
 
 
 class _Once:
@@ -135,17 +135,6 @@ class Board:
         return FULL + self.html
 
 
-def split(html: str) -> tuple[str, dict]:
-    """(outline, {region name: marked region HTML}) of a rendered board."""
-    regions = {}
-
-    def cut(match):
-        regions[match.group(1)] = match.group(0)
-        return start_marker(match.group(1)) + end_marker(match.group(1))
-
-    return _REGION.sub(cut, html), regions
-
-
 def board(data: TableData, user) -> Board:
     """``user``'s board of ``data``, rendered once per distinct view."""
     key = view_key(data, user)
@@ -169,18 +158,6 @@ def frame(previous: Board | None, new: Board) -> str:
         return new.full
     return "".join(html for name, html in new.regions.items()
                    if previous.regions[name] != html)
-
-
-def apply(page: str, message: str) -> str:
-    """The board a client shows after ``message``, having shown ``page`` (both as sent:
-    marked). A full board replaces the page; regions replace their namesakes; anything
-    else (a notice, a chat line) leaves the board as it was."""
-    if message.startswith(FULL):
-        return message[len(FULL):]
-    found = {m.group(1): m.group(0) for m in _REGION.finditer(message)}
-    if not found:
-        return page
-    return _REGION.sub(lambda m: found.get(m.group(1), m.group(0)), page)
 
 
 # -- the lobby -----------------------------------------------------------------------------------

@@ -53,7 +53,7 @@ def test_the_next_turn_is_scheduled_as_a_row(user, variant):
     if state.turn == 0:
         assert job.kind == Job.Kind.TURN_TIMEOUT and job.seat == 0
         assert abs((job.due_at - timezone.now()).total_seconds() - 30) < 5
-        assert actions.turn_deadline(game) == job.due_at
+        assert game.deadline == job.due_at
     else:
         assert job.kind == Job.Kind.BOT_MOVE
 

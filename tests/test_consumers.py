@@ -361,7 +361,7 @@ async def test_a_ping_notes_the_page_and_sends_only_what_was_missed():
     game, state = await get_state(game.pk)
     action = GreedyBot(state.rules).choose(seat_view(state, state.turn))
     with mock.patch.object(actions.base, "group_send"):  # the announcement is lost
-        await sync_to_async(actions.play)(game.pk, state.turn, action, game.version)
+        await sync_to_async(actions.do_play)(game.pk, state.turn, action, game.version)
     assert await a.receive_nothing(timeout=0.3)
     await a.send_to(text_data=frame(kind="ping"))
     board = (await latest(a))[-1]

@@ -1,6 +1,6 @@
 """Races for one turn, CI-sized: exactly one submission counts, the log stays whole.
 
-Threads calling ``games.actions.play`` at once need real row locks: those
+Threads calling ``games.actions.do_play`` at once need real row locks: those
 tests are PostgreSQL-marked. The websocket ones run anywhere (in process the
 consumer's database calls are serialised, so they check the refusals and the
 single broadcast more than the lock).

@@ -176,7 +176,7 @@ async def test_a_change_whose_announcement_was_lost_reaches_the_others_when_a_pa
         await waiting_frames(page)
     monkeypatch.setattr(actions.base, "group_send", lambda *args, **kwargs: None)
     seat, move, version = await sync_to_async(next_move)(game.pk)
-    await sync_to_async(actions.play)(game.pk, seat, move, version)  # told to nobody
+    await sync_to_async(actions.do_play)(game.pk, seat, move, version)  # told to nobody
     monkeypatch.undo()
 
     await pages[seat].disconnect()

@@ -21,7 +21,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from games import actions
-from games.consumers import MAX_FRAME
+from games.frames import MAX_FRAME
 from games.models import Game, Table
 from stopbus_site.asgi import application
 from tests.factories import PASSWORD, UserFactory, preset_variant
@@ -246,7 +246,7 @@ async def test_a_player_who_left_cannot_act_any_more():
     table, game, alice, bob, _ = await sync_to_async(_two_player_game)()
     state = await sync_to_async(lambda: actions.state_of(Game.objects.get(pk=game.pk)))()
     leaver = alice if state.turn == 0 else bob
-    await sync_to_async(actions.leave_table)(table, leaver)
+    await sync_to_async(actions.do_leave_table)(table, leaver)
     before = await sync_to_async(_game_row)(game.pk)
     comm, connected, _ = await _connect(leaver, table.pk)
     assert connected  # players of a game may still watch it
