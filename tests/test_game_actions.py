@@ -192,3 +192,15 @@ def test_moves_run_in_one_transaction(game, monkeypatch):
         actions.do_play(game.pk, seat, action, game.version)
     assert fresh(game).version == game.version
     assert not Action.objects.filter(game=game, seq=game.version + 1).exists()
+
+
+def test_a_move_costs_a_fixed_number_of_queries(game, django_assert_num_queries):
+    """A person's move: lock the game row, insert the action, read the seats, retire
+    and schedule the jobs, update the game -- and the savepoint around them."""
+    game = advance_to_human(game)
+    seat, action = human_move(game)
+    actions.state_of(game)  # parsed once per process: not what a move costs
+    with django_assert_num_queries(8) as captured:
+        actions.do_play(game.pk, seat, action, game.version)
+    statements = " ".join(q["sql"] for q in captured.captured_queries)
+    assert "FOR UPDATE" in statements or "SAVEPOINT" in statements
