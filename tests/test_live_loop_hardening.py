@@ -200,8 +200,8 @@ async def test_a_lobby_change_is_rendered_once_for_every_signed_out_viewer():
 
     with mock.patch.object(views, "lobby_tables", wraps=views.lobby_tables) as listed:
         await sync_to_async(lambda: actions.do_create_table(
-            UserFactory(), name="Fresh", variant=Variant.objects.get_or_create(slug="classic", defaults={"name": "Classic"})[0],
-            seats=3))()
+            UserFactory(), name="Fresh", seats=3, variant=Variant.objects.get_or_create(
+                slug="classic", defaults={"name": "Classic"})[0]))()
         for comm, _, _ in sockets:
             assert "Fresh" in await comm.receive_from(timeout=3)
     assert listed.call_count == 1
@@ -245,7 +245,7 @@ def test_a_leavers_bot_is_named_as_a_bot_and_the_log_says_who_left():
     assert "Bot for alice" in html
     assert "alice left the table" in html
     seat = next(p for p in data.players if p.name == "alice").seat
-    assert 'id="seat-%d" aria-label="Bot for alice' % seat in html
+    assert f'id="seat-{seat}" aria-label="Bot for alice' in html
 
 
 @pytest.mark.django_db
