@@ -50,7 +50,7 @@ def _step(game_id: int, rng: random.Random) -> bool:
 
 @settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck))
 @given(seed=st.integers(0, 2**32), slug=st.sampled_from(["classic", "commerce"]),
-       seats=st.integers(2, 4))
+       seats=st.integers(3, 4))
 def test_regions_applied_to_the_last_board_give_the_new_board(seed, slug, seats):
     rng = random.Random(seed)
     render.clear()

@@ -43,7 +43,7 @@ def test_a_move_in_progress_leaves_the_table_row_free():
 
     def mover():
         try:
-            with mock.patch.object(actions, "state_of", state_of_then_wait):
+            with mock.patch.object(actions.moves, "state_of", state_of_then_wait):
                 actions.do_play(game.pk, state.turn, move, game.version)
         except Exception as exc:  # noqa: BLE001 -- reported below
             failures.append(exc)
