@@ -517,7 +517,7 @@ class AuditPlayer(Player):
                 self._sent_for = None
                 await ws.send(json.dumps({"kind": "sync"}))  # look again
             return
-        board = Board.parse(frame)
+        board = self.page.board(frame)
         if board is None:
             return
         self.board = board
@@ -637,7 +637,7 @@ def leave(table_id: int, user, game_id: int) -> int:
     from games.models import Game, Table
 
     try:
-        actions.leave_table(Table.objects.get(pk=table_id), user)
+        actions.do_leave_table(Table.objects.get(pk=table_id), user)
         return Game.objects.values_list("version", flat=True).get(pk=game_id)
     finally:
         close_old_connections()

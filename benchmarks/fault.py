@@ -58,6 +58,7 @@ from websockets.exceptions import ConnectionClosed
 
 from benchmarks.stack import RedisServer, Stack
 from benchmarks.wsplayer import Board, Player
+from games.regions import apply, is_board
 
 MOVE_KINDS = {"swap", "stop", "pass", "draw", "take_discard", "discard", "dealer_swap"}
 STALE_VERSION = re.compile(r"\(version (\d+), now \d+\)")
@@ -123,7 +124,7 @@ class FaultPlayer(Player):
             self.reconnected_at.append(time.monotonic())
         if 'id="notice"' in frame and "notice--error" in frame:
             self._note_refusal(re.sub(r"<[^>]+>", "", frame).strip())
-        board = Board.parse(frame)
+        board = Board.parse(apply(self.page.html, frame)) if is_board(frame) else None
         if board is not None and board.version is not None:
             for move in reversed(self.moves):
                 if move.saw_later:
@@ -321,9 +322,9 @@ def _normal(payload) -> dict:
 
 def audit(run: Run) -> Audit:
     """Check the log of every game against itself, the engine and what clients saw."""
-    from games.consumers import action_from_frame
     from games.engine import Action as EngineAction
     from games.engine import HouseRules, replay
+    from games.frames import parse
     from games.models import Game
 
     result = Audit(expected=len(run.tables))
@@ -372,7 +373,7 @@ def audit(run: Run) -> Audit:
         def applied(move, seat=seat, following=following) -> bool:
             if following is None or seat is None:
                 return False
-            action, _ = action_from_frame(move.frame)
+            action = parse(json.dumps(move.frame)).action
             expected = EngineAction.from_dict({**action, "seat": seat}).to_dict()
             return following == (seat, _normal(expected), "player")
 

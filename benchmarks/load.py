@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from benchmarks import spy
-from benchmarks.wsplayer import Board, choose
+from benchmarks.wsplayer import Page, choose
 
 FIRST_TURN_GRACE = 900  # seconds: connecting thousands of clients takes a while
 LOST_AFTER = 5.0  # seconds without every seat seeing a move: it is lost
@@ -137,6 +137,7 @@ class Client:
 
     def __init__(self, run: TableRun, seat: int, url: str, cookie: str, origin: str,
                  baseline: bool, ping: float, rng: random.Random):
+        self.page = Page()  # the board as this seat's browser would show it
         self.run = run
         self.seat = seat
         self.url = url
@@ -216,7 +217,7 @@ class Client:
             self.run.worker.note("refused: " + notice.group(1).strip()[:160])
             run.refused()
             self.sent_for = None
-        board = Board.parse(frame)
+        board = self.page.board(frame)
         if board is None or board.version is None:
             return
         if self.ended and not board.over:
@@ -560,7 +561,6 @@ def make_started_tables(n_tables: int, per_table: int = 4, variant: str = "class
     from django.utils import timezone
 
     from games import actions, engine
-    from games.abandon import abandon_after
     from games.engine.fairness import new_seed
     from games.models import Action, Game, GamePlayer, Job, Seat, Table, Variant
 
@@ -593,7 +593,7 @@ def make_started_tables(n_tables: int, per_table: int = 4, variant: str = "class
                         if table.turn_seconds else None)
             games.append(Game(table=table, number=1, variant=chosen, rules=rules.to_dict(),
                               rated=chosen.rated, seed=seed.hex(), state=state.to_dict(),
-                              version=0, recent_events=actions._recent([], 0, events),
+                              version=0, recent_events=actions.base.recent([], 0, events),
                               deadline=deadline))
             states.append((state, events))
         Game.objects.bulk_create(games, batch_size=500)
@@ -605,7 +605,8 @@ def make_started_tables(n_tables: int, per_table: int = 4, variant: str = "class
             Action(game=game, seq=0, seat=None, payload={"kind": "start"},
                    events=[e.to_dict() for e in events], by="table")
             for game, (_, events) in zip(games, states, strict=True)], batch_size=500)
-        jobs = [Job(kind=Job.Kind.ABANDON_CHECK, table=table, due_at=now + abandon_after())
+        after = actions.abandon_after()
+        jobs = [Job(kind=Job.Kind.ABANDON_CHECK, table=table, due_at=now + after)
                 for table in tables]
         jobs += [Job(kind=Job.Kind.TURN_TIMEOUT, table_id=game.table_id, game=game, version=0,
                      seat=state.turn, due_at=game.deadline)

@@ -4,7 +4,7 @@
 
 On a fresh PostgreSQL database (``stopbus_profile``) it plays greedy moves at a
 few tables the way ``TableConsumer`` does (find the game and the seat, then
-``actions.play``) and, after each, renders every seat's board the way each
+``actions.do_play``) and, after each, renders every seat's board the way each
 consumer does (``load_table`` once per change, then ``board_for`` and the
 template per viewer). Prints milliseconds and queries per move, per table read
 and per viewer's render; ``--profile`` adds cProfile's top functions.
@@ -81,10 +81,10 @@ def main(argv=None) -> None:
         game = Game.objects.filter(table_id=table_id).order_by("-number").first()
         state = actions.state_of(game)
         if game.status != Game.Status.PLAYING:
-            actions.play_again(game.table, seats_of[table_id][0])
+            actions.do_play_again(game.table, seats_of[table_id][0])
             return
         if state.phase != "play":
-            actions.play(game.pk, None, {"kind": "next_hand"}, game.version, by="table")
+            actions.do_play(game.pk, None, {"kind": "next_hand"}, game.version, by="table")
             return
         user = seats_of[table_id][state.turn]
         action = GreedyBot(state.rules).choose(seat_view(state, state.turn)).to_dict()

@@ -13,7 +13,7 @@ websockets (half to each server), and then, round after round:
 * **ready** -- at a showdown, every socket of both players asks for the next
   hand at once: it must be dealt once;
 * **threads** -- ``--clients`` threads of this process call
-  ``games.actions.play`` directly on PostgreSQL for the same version, released
+  ``games.actions.do_play`` directly on PostgreSQL for the same version, released
   together by a barrier (identical and conflicting moves).
 
 After each round: the game's version went up by exactly one, the log by exactly
@@ -102,7 +102,7 @@ class Round:
     def ok(self) -> bool:
         if self.kind.endswith("ready at a showdown"):
             # a "ready" that finds everyone ready already asks for the deal and is quietly
-            # told "too late" (actions.mark_ready): only the deal must happen exactly once
+            # told "too late" (actions.do_ready): only the deal must happen exactly once
             return self.applied == 1
         return self.applied == 1 and self.refused == self.submissions - 1
 
@@ -141,13 +141,13 @@ def deal_next(game_id: int) -> None:
     try:
         version, state, _ = game_now(game_id)
         if state.phase == "showdown":
-            actions.play(game_id, None, engine.next_hand(), version, by="table")
+            actions.do_play(game_id, None, engine.next_hand(), version, by="table")
     finally:
         close_old_connections()
 
 
 def drive_to_showdown(game_id: int) -> None:
-    """Stop the bus and play the final round out, straight through actions.play."""
+    """Stop the bus and play the final round out, straight through actions.do_play."""
     from django.db import close_old_connections
 
     from games import actions
@@ -161,7 +161,7 @@ def drive_to_showdown(game_id: int) -> None:
             legal = legal_actions(state, state.turn)
             by_kind = {a.kind: a for a in reversed(legal)}
             action = by_kind.get("stop") or by_kind.get("pass") or legal[0]
-            actions.play(game_id, state.turn, action, version)
+            actions.do_play(game_id, state.turn, action, version)
     finally:
         close_old_connections()
 
@@ -179,7 +179,7 @@ def moves_for(state, rng: random.Random, count: int, identical: bool) -> list[di
 
 
 def thread_round(game_id: int, clients: int, rng: random.Random, identical: bool) -> Round:
-    """``clients`` threads call ``actions.play`` for the same version, released together."""
+    """``clients`` threads call ``actions.do_play`` for the same version, released together."""
     from django.db import connections
 
     from games import actions
@@ -195,7 +195,7 @@ def thread_round(game_id: int, clients: int, rng: random.Random, identical: bool
         try:
             action = Action.from_dict({**moves[i], "seat": seat})
             barrier.wait(30)
-            actions.play(game_id, seat, action, version)
+            actions.do_play(game_id, seat, action, version)
             outcomes[i] = "applied"
         except actions.Refused as exc:
             outcomes[i] = reason_of(exc.message)
@@ -354,7 +354,7 @@ async def race(stack, clients: int, rounds: int, seed: int) -> tuple[list[Round]
         for sock in everyone:
             await sock.close()
 
-    # threads straight into actions.play, on a table of their own
+    # threads straight into actions.do_play, on a table of their own
     table_id, game_id, _ = await loop.run_in_executor(None, new_table, stack, people, "classic")
     games.append(game_id)
     for r in range(rounds * 2):

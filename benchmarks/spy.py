@@ -20,7 +20,7 @@ from pathlib import Path
 # (label, function names, any of which on the stack puts a sample under the label);
 # the first that matches wins, so the order matters.
 CATEGORIES = [
-    ("applying a move (actions.play, incl. its queries)", ("TableConsumer._play",)),
+    ("applying a move (actions.do_play, incl. its queries)", ("TableConsumer._play",)),
     ("the clock (claims, bot moves, next deals)", ("_tick",)),
     ("rendering a board (read the table, view, template)", ("TableConsumer._board_html",)),
     ("pings (presence, missed changes)", ("TableConsumer._ping", "TableConsumer.on_ping")),

@@ -252,12 +252,12 @@ class Stack:
         for start in range(0, len(people) - per_table + 1, per_table):
             group = people[start:start + per_table]
             host = group[0][0]
-            table = actions.create_table(host, name=f"Table {len(tables) + 1}", variant=chosen,
+            table = actions.do_create_table(host, name=f"Table {len(tables) + 1}", variant=chosen,
                                          seats=per_table + len(bots))
             for user, _ in group[1:]:
-                actions.join_table(table, user)
+                actions.do_join_table(table, user)
             for level in bots:
-                actions.add_bot(table, host, level)
+                actions.do_add_bot(table, host, level)
             table.refresh_from_db()
             tables.append((table, group))
         return tables

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
+from games.regions import apply, is_board
+
 VERSION = re.compile(r'id="status"[^>]*data-version="(\d*)"')
 FORMS = ("swap-form", "stop-form", "pass-form", "draw-form", "take-form", "discard-form",
          "dealer-form")
@@ -46,6 +48,21 @@ class Board:
         return cls(version, forms, 'name="kind" value="ready"' in html and
                    'class="btn btn-primary">Next hand' in html,
                    'class="standings__list"' in html, html)
+
+
+class Page:
+    """The board a browser shows, kept from the frames as htmx applies them: a whole
+    board, then the regions that changed."""
+
+    def __init__(self):
+        self.html = ""
+
+    def board(self, frame: str) -> Board | None:
+        """The board after ``frame``; None if the frame carries no board."""
+        if not is_board(frame):
+            return None
+        self.html = apply(self.html, frame)
+        return Board.parse(self.html)
 
 
 def choose(board: Board, rng: random.Random, stop_chance: float = 0.3) -> dict | None:
@@ -102,6 +119,7 @@ class Player:
         self.retry_for = retry_for
         self.stats = Stats()
         self.board: Board | None = None
+        self.page = Page()
         self.over = False
         self.stop = asyncio.Event()
         self._sent_for: int | None = None
@@ -149,7 +167,7 @@ class Player:
             text = re.sub(r"<[^>]+>", "", frame).strip()
             self.stats.refusals.append(text[:160])
             self._sent_for = None  # refused: look again at the next board
-        board = Board.parse(frame)
+        board = self.page.board(frame)
         if board is None:
             return
         self.board = board

@@ -8,9 +8,10 @@ from .models import Table
 def may_watch(table_id: int, user, invites: list[str]) -> bool | None:
     """True if ``user`` may open the table, False if not, None if there is no such table.
 
-    Players always may. A public table is open to any signed-in user. A private
-    table is open to people who came with its invite link, and to spectators only
-    if its players allow them.
+    Players (and the game's past players) always may. Anyone else is a spectator:
+    only while the table allows spectators -- public or private alike -- or before its
+    game starts, when they may still sit down. A private table is open only to people
+    who came with its invite link.
     """
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
@@ -21,7 +22,6 @@ def may_watch(table_id: int, user, invites: list[str]) -> bool | None:
         return True
     if table.games.filter(players__user=user).exists():
         return True
-    if not table.private:
-        return True
-    return table.invite_code in invites and (
-        table.allow_spectators or table.status == Table.Status.WAITING)
+    if table.private and table.invite_code not in invites:
+        return False
+    return table.allow_spectators or table.status == Table.Status.WAITING

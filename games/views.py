@@ -16,7 +16,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from . import actions
+from . import actions, ratelimit
 from .access import may_watch
 from .board import board_for, load_table, recent_chat
 from .engine import PRESETS, RulesError
@@ -56,7 +56,7 @@ def create_table(request):
             "tables": lobby_tables(request.user), "form": form,
             "variants": Variant.objects.active(), "form_open": True}, status=400)
     try:
-        table = actions.create_table(request.user, **form.cleaned_data)
+        table = actions.do_create_table(request.user, **form.cleaned_data)
     except actions.Refused as exc:
         form.add_error(None, exc.message)
         return render(request, "games/lobby.html", {
@@ -125,6 +125,8 @@ def _table_action(view):
         if not _check_access(request, table_id):
             return render(request, "games/private_table.html", status=403)
         try:
+            if not ratelimit.allow(f"http:{request.user.pk}", 60, 60):
+                raise actions.Refused("rate", "Too many requests; wait a moment.")
             return view(request, table, *args, **kwargs)
         except actions.Refused as exc:
             return _refused(request, table, exc)
@@ -136,13 +138,13 @@ def _table_action(view):
 
 @_table_action
 def join(request, table):
-    actions.join_table(table, request.user)
+    actions.do_join_table(table, request.user)
     return _done(request, table, "You sat down.")
 
 
 @_table_action
 def leave(request, table):
-    actions.leave_table(table, request.user)
+    actions.do_leave_table(table, request.user)
     if request.htmx:
         response = HttpResponse(status=204)
         response["HX-Redirect"] = reverse("games:lobby")
@@ -156,33 +158,33 @@ def add_bot(request, table):
     form = BotForm(request.POST)
     if not form.is_valid():
         raise actions.Refused("bot_level", "Choose a bot level.")
-    actions.add_bot(table, request.user, form.cleaned_data["level"])
+    actions.do_add_bot(table, request.user, form.cleaned_data["level"])
     return _done(request, table)
 
 
 @_table_action
 def remove_bot(request, table, position: int):
-    actions.remove_bot(table, request.user, position)
+    actions.do_remove_bot(table, request.user, position)
     return _done(request, table)
 
 
 @_table_action
 def spectators(request, table):
     allow = request.POST.get("allow") == "on"
-    actions.set_spectators(table, request.user, allow)
+    actions.do_set_spectators(table, request.user, allow)
     return _done(request, table, "Spectators may watch." if allow
                  else "Only the players can see this table now.")
 
 
 @_table_action
 def start(request, table):
-    actions.start_game(table, request.user)
+    actions.do_start_game(table, request.user)
     return _done(request, table)
 
 
 @_table_action
 def play_again(request, table):
-    actions.play_again(table, request.user)
+    actions.do_play_again(table, request.user)
     return _done(request, table)
 
 

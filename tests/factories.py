@@ -62,13 +62,13 @@ def play_out_game(game, choose=None, by_seat=None):
             return game
         state = actions.state_of(game)
         if state.phase == "showdown":
-            actions.play(game.pk, None, engine.next_hand(), game.version, by="table")
+            actions.do_play(game.pk, None, engine.next_hand(), game.version, by="table")
             continue
         seat = state.turn
         move = (choose(state, seat) if choose
                 else actions.bot_choice(game, state, seat, levels[seat]))
         by = by_seat(seat) if by_seat else ("player" if seat in humans else "bot")
-        actions.play(game.pk, seat, move, game.version, by=by)
+        actions.do_play(game.pk, seat, move, game.version, by=by)
     raise AssertionError("the game did not end")
 
 
@@ -78,15 +78,15 @@ def start_table_game(users, bots=(), variant=None, name="Test table"):
     from games.models import Table
 
     variant = variant or preset_variant()
-    table = actions.create_table(users[0], name=name, variant=variant,
+    table = actions.do_create_table(users[0], name=name, variant=variant,
                                  seats=len(users) + len(bots))
     for level in bots:
-        actions.add_bot(table, users[0], level)
+        actions.do_add_bot(table, users[0], level)
     for user in users[1:]:
-        actions.join_table(table, user)  # the last one to sit down starts the game
+        actions.do_join_table(table, user)  # the last one to sit down starts the game
     table.refresh_from_db()
     if table.status == Table.Status.WAITING:
-        actions.start_game(table, users[0])
+        actions.do_start_game(table, users[0])
     return table.games.order_by("-number").first()
 
 

@@ -19,7 +19,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from benchmarks.audit import Truth, audit_record, choose_move, frame_version, read_record
-from benchmarks.wsplayer import Board
+from benchmarks.wsplayer import Board, Page
 from games import actions
 from games.engine.cards import CODES, NAMES, RANK_CODES, SUIT_SYMBOLS
 from stopbus_site.asgi import application
@@ -41,9 +41,9 @@ def _set_up(slug, players):
     variant = preset_variant(slug, **SHORT)
     users = [UserFactory() for _ in range(players)]
     watcher = UserFactory()
-    table = actions.create_table(users[0], name=f"Audit {slug}", variant=variant, seats=players)
+    table = actions.do_create_table(users[0], name=f"Audit {slug}", variant=variant, seats=players)
     for user in users[1:]:
-        actions.join_table(table, user)
+        actions.do_join_table(table, user)
     game = table.current_game()
     seats = dict(game.players.values_list("user_id", "seat"))
     return table.pk, game.pk, [(u, seats[u.pk]) for u in users], watcher
@@ -55,6 +55,7 @@ class Client_:
         self.user, self.table_id = user, table_id
         self.frames: list[str] = []
         self.board: Board | None = None
+        self.shown = Page()
 
     def page(self):
         """The table page over HTTP, judged like a frame (it shows the same board)."""
@@ -75,7 +76,7 @@ class Client_:
                 raise AssertionError(f"{self.name} never saw version {version}; "
                                      f"refusals: {notices[-3:]}") from None
             self.frames.append(frame)
-            board = Board.parse(frame)
+            board = self.shown.board(frame)
             if board is not None:
                 self.board = board
 

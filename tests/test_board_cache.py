@@ -1,11 +1,9 @@
-"""The per-process table cache behind "game only" changes never shows a stale seating.
+"""Boards are rendered once per distinct view and version, and never shared across views.
 
-A move announced as "game only" re-reads just the game and keeps the seats and
-players this process read last. If that read is older than a player leaving (a
-full read that began before the leave and finished after it), the leaver would
-still count as seated and be shown the hand their seat holds: the hidden-information
-audit caught this once in 1,000 games. The table's ``updated_at`` says whether the
-kept read still holds.
+Every page of a table used to build its own board after every move; now the pages
+in one process told of the same change read the table once and render each
+distinct view (each seat, one for all spectators, per language) once. The cache
+must never hand one view's board to another: a seat's render holds its hand.
 """
 
 from __future__ import annotations
@@ -13,12 +11,12 @@ from __future__ import annotations
 from unittest import mock
 
 import pytest
-from django.template.loader import render_to_string
+from django.contrib.auth.models import AnonymousUser
 
-from games import actions, board
+from games import actions, render
 from games.engine import GreedyBot, seat_view
 from games.engine.cards import CODES
-from games.models import Game, Table, Variant
+from games.models import Game, Variant
 from tests.factories import UserFactory
 from tests.html_contract import cards_in
 
@@ -29,77 +27,72 @@ pytestmark = pytest.mark.django_db
 def table_of_three():
     variant, _ = Variant.objects.get_or_create(slug="classic", defaults={"name": "Classic"})
     people = [UserFactory(username=name) for name in ("ann", "ben", "cat")]
-    table = actions.create_table(people[0], name="T", variant=variant, seats=3)
+    table = actions.do_create_table(people[0], name="T", variant=variant, seats=3)
     for person in people[1:]:
-        actions.join_table(table, person)
-    board._KNOWN.clear()
-    board._SHARED.clear()
+        actions.do_join_table(table, person)
+    render.clear()
     yield table, people
-    board._KNOWN.clear()
-    board._SHARED.clear()
+    render.clear()
 
 
 def play_one_move(game_id: int) -> None:
     game = Game.objects.get(pk=game_id)
     state = actions.state_of(game)
     action = GreedyBot(state.rules).choose(seat_view(state, state.turn))
-    actions.play(game.pk, state.turn, action, game.version)
+    actions.do_play(game.pk, state.turn, action, game.version)
 
 
-def seat_of(game: Game, user) -> int:
-    return game.players.get(user=user).seat
+def hidden_from(state, seat):
+    """Cards in other seats' hands that ``seat`` (None: a spectator) may not see."""
+    return {CODES[c] for s, hand in enumerate(state.hands) if s != seat
+            for c in hand if seat is None or c not in state.known[seat]}
 
 
-def test_a_leaver_is_not_shown_their_old_hand_after_a_stale_read(table_of_three):
+def test_a_leaver_is_not_shown_their_old_hand(table_of_three):
     table, (ann, ben, cat) = table_of_three
     game = table.current_game()
-    board.load_table(table.pk, "before")  # this process reads the table in full
-    stale = board._KNOWN[table.pk]
-    ben_seat = seat_of(game, ben)
-
-    actions.leave_table(table, ben)  # a bot takes ben's seat
-    # the race: a full read that began before the leave finishes after it
-    board._KNOWN[table.pk] = stale
+    ben_seat = game.players.get(user=ben).seat
+    before = render.board(render.table_data(table.pk, "before"), ben)
+    assert before.key[1] == ben_seat
+    actions.do_leave_table(table, ben)  # a bot takes ben's seat
     play_one_move(game.pk)
-
-    data = board.load_table(table.pk, "after", game_only=True)
-    assert data.seat_of(ben) is None, "ben left: he watches now"
-    context = board.board_for(data, ben)
-    assert context["me"] is None
-    html = render_to_string("games/_board.html", context)
-    face_up, _, _ = cards_in(html)
+    after = render.board(render.table_data(table.pk, "after"), ben)
+    assert after.key[1] is None, "ben left: he watches now"
+    data = render.table_data(table.pk, "after")
+    assert after.html == render.board(data, UserFactory()).html  # what any spectator sees
+    face_up, _, _ = cards_in(after.html)
     state = actions.state_of(Game.objects.get(pk=game.pk))
-    hidden = {CODES[c] for c in state.hands[ben_seat] if c not in state.known[ben_seat]}
     if state.phase not in ("showdown", "over"):
-        assert not hidden & set(face_up), "the seat ben left holds cards he may not see"
+        assert not hidden_from(state, None) & set(face_up)
 
 
-def test_a_game_only_change_keeps_a_read_that_still_holds(table_of_three):
+def test_each_distinct_view_is_rendered_once(table_of_three):
+    table, people = table_of_three
+    watchers = [UserFactory() for _ in range(5)]
+    data = render.table_data(table.pk, "one-change")
+    assert render.table_data(table.pk, "one-change") is data  # read once per change
+    with mock.patch("games.render.board_for", wraps=render.board_for) as built:
+        for _ in range(3):
+            for viewer in [*people, *watchers, AnonymousUser()]:
+                render.board(data, viewer)
+    # three seats, and one view for every spectator (signed in or not)
+    assert built.call_count == 4
+
+
+def test_views_of_different_seats_and_languages_never_share_a_render(table_of_three):
     table, (ann, ben, cat) = table_of_three
-    game = table.current_game()
-    board.load_table(table.pk, "first")
-    known = board._KNOWN[table.pk][1]
-    play_one_move(game.pk)
-    data = board.load_table(table.pk, "second", game_only=True)
-    assert data.seats is known.seats and data.players is known.players
-    assert data.state.version == game.version + 1
-
-
-def test_an_older_read_never_replaces_a_newer_one(table_of_three):
-    table, (ann, ben, cat) = table_of_three
-    before = Table.objects.select_related("variant", "host").get(pk=table.pk)
-    board.load_table(table.pk, "first")
-    (stamp, _), _ = board._KNOWN[table.pk]
-    actions.leave_table(table, ben)
-    board.load_table(table.pk, "second")
-    (newer_stamp, _), data = board._KNOWN[table.pk]
-    assert newer_stamp > stamp and data.seat_of(ben) is None
-
-    class Before:  # a read that got the table row before the leave, finishing last
-        def get(self, pk):
-            return before
-
-    with mock.patch.object(Table.objects, "select_related", return_value=Before()):
-        board._read_table(table.pk)
-    (kept_stamp, _), kept = board._KNOWN[table.pk]
-    assert kept_stamp == newer_stamp and kept is data
+    data = render.table_data(table.pk, "x")
+    boards = {user.username: render.board(data, user) for user in (ann, ben, cat)}
+    assert len({b.html for b in boards.values()}) == 3
+    state = data.state
+    for user in (ann, ben, cat):
+        seat = data.seat_of(user)
+        face_up, _, _ = cards_in(boards[user.username].html)
+        assert not hidden_from(state, seat) & set(face_up)
+    one, two = UserFactory(), UserFactory()
+    one.language, two.language = "en", "ja"
+    assert render.view_key(data, one) != render.view_key(data, two)
+    assert render.board(data, one) is not render.board(data, two)
+    three = UserFactory()
+    three.language = "en"
+    assert render.board(data, three) is render.board(data, one)

@@ -23,16 +23,17 @@ def variant():
 
 
 def start(user, variant, bots=("greedy",), people=()):
-    table = actions.create_table(user, name="T", variant=variant, seats=1 + len(bots) + len(people))
+    table = actions.do_create_table(user, name="T", variant=variant,
+                                    seats=1 + len(bots) + len(people))
     for person in people:
-        actions.join_table(table, person)
+        actions.do_join_table(table, person)
     for level in bots:
         table.refresh_from_db()
         if table.status == "waiting":
-            actions.add_bot(table, user, level)
+            actions.do_add_bot(table, user, level)
     table.refresh_from_db()
     if table.status == "waiting":
-        actions.start_game(table, user)
+        actions.do_start_game(table, user)
     return table.current_game()
 
 
@@ -52,7 +53,7 @@ def test_the_next_turn_is_scheduled_as_a_row(user, variant):
     if state.turn == 0:
         assert job.kind == Job.Kind.TURN_TIMEOUT and job.seat == 0
         assert abs((job.due_at - timezone.now()).total_seconds() - 30) < 5
-        assert actions.turn_deadline(game) == job.due_at
+        assert game.deadline == job.due_at
     else:
         assert job.kind == Job.Kind.BOT_MOVE
 
@@ -67,7 +68,7 @@ def test_a_bot_moves_when_its_job_is_due(user, variant):
         # the person stops the bus straight away to hand the turn on
         job = pending(game).get()
         if job.kind == Job.Kind.TURN_TIMEOUT:
-            actions.play(game.pk, 0, {"kind": "stop"} if state.stopper is None
+            actions.do_play(game.pk, 0, {"kind": "stop"} if state.stopper is None
                          else {"kind": "pass"}, game.version)
         else:
             clock.run_due_jobs()
@@ -116,7 +117,7 @@ def test_a_timeout_plays_greedily_and_two_in_a_row_mark_the_seat_away(user, vari
             break
         clock.run_due_jobs()
     assert pending(game).get().kind == Job.Kind.BOT_MOVE
-    actions.take_seat_back(game, user)
+    actions.do_take_seat_back(game, user)
     seat.refresh_from_db()
     assert not seat.away and seat.timeouts == 0
     assert pending(game).get().kind == Job.Kind.TURN_TIMEOUT
@@ -147,7 +148,7 @@ def test_a_deadline_survives_a_restart(user, variant):
     """Jobs are rows: a new process (nothing in memory) finds and runs them."""
     game = start(user, variant, bots=("greedy",))
     due = pending(game).get()
-    actions._STATES.clear()  # a restarted process has no cached state
+    actions.base._STATES.clear()  # a restarted process has no cached state
     ran = clock.claim_due_jobs(now=due.due_at + timedelta(seconds=1), worker="restarted")
     assert [j.pk for j in ran] == [due.pk]
     clock.run_job(ran[0])
@@ -195,7 +196,7 @@ def test_people_ready_or_the_clock_deals_the_next_hand(user, variant, settings):
             break
         job = pending(game).first()
         if job.kind == Job.Kind.TURN_TIMEOUT:
-            actions.play(game.pk, 0, {"kind": "stop"} if state.stopper is None
+            actions.do_play(game.pk, 0, {"kind": "stop"} if state.stopper is None
                          else {"kind": "pass"}, game.version)
         else:
             clock.run_due_jobs()
@@ -206,16 +207,14 @@ def test_people_ready_or_the_clock_deals_the_next_hand(user, variant, settings):
 
 
 def test_abandoned_tables(user, variant, settings):
-    from games import abandon
-
     settings.STOPBUS_ABANDON_AFTER = 0
-    table = actions.create_table(user, name="Lonely", variant=variant, seats=3)
+    table = actions.do_create_table(user, name="Lonely", variant=variant, seats=3)
     check = Job.objects.get(table=table, kind=Job.Kind.ABANDON_CHECK, done_at__isnull=True)
     assert clock.run_job(check) == "closed an unstarted table"
     table.refresh_from_db()
     assert table.status == "closed"
     game = start(UserFactory(), variant, bots=("greedy",))
-    assert abandon.check_abandoned(game.table_id) == "bots play out the game"
+    assert actions.do_check_abandoned(game.table_id) == "bots play out the game"
     assert Seat.objects.get(table=game.table, user__isnull=False).away
     for _ in range(3000):
         if Game.objects.get(pk=game.pk).status != Game.Status.PLAYING:

@@ -50,8 +50,8 @@ async def latest(comm, timeout=3):
 def _setup_two_people():
     variant, _ = Variant.objects.get_or_create(slug="classic", defaults={"name": "Classic"})
     alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
-    table = actions.create_table(alice, name="T", variant=variant, seats=2)
-    actions.join_table(table, bob)  # full: starts
+    table = actions.do_create_table(alice, name="T", variant=variant, seats=2)
+    actions.do_join_table(table, bob)  # full: starts
     game = table.current_game()
     return table, game, alice, bob
 
@@ -120,7 +120,7 @@ async def test_a_private_table_refuses_strangers():
         variant, _ = Variant.objects.get_or_create(slug="classic",
                                                    defaults={"name": "Classic"})
         host = UserFactory()
-        table = actions.create_table(host, name="P", variant=variant, seats=3, private=True,
+        table = actions.do_create_table(host, name="P", variant=variant, seats=3, private=True,
                                      allow_spectators=False)
         return table, UserFactory()
 
@@ -264,9 +264,9 @@ async def test_the_clock_moves_bots_and_everyone_sees_it():
         variant, _ = Variant.objects.get_or_create(slug="classic",
                                                    defaults={"name": "Classic"})
         alice = UserFactory()
-        table = actions.create_table(alice, name="B", variant=variant, seats=3)
-        actions.add_bot(table, alice, "greedy")
-        actions.add_bot(table, alice, "random")
+        table = actions.do_create_table(alice, name="B", variant=variant, seats=3)
+        actions.do_add_bot(table, alice, "greedy")
+        actions.do_add_bot(table, alice, "random")
         return table, alice, table.current_game()
 
     table, alice, game = await sync_to_async(make)()
@@ -294,7 +294,7 @@ async def test_the_lobby_updates_live():
                                   headers=[ORIGIN, (b"cookie", f"sessionid={cookie}".encode())])
     connected, _ = await lobby.connect()
     assert connected
-    await make_async(lambda: actions.create_table(host, name="Fresh table", variant=variant,
+    await make_async(lambda: actions.do_create_table(host, name="Fresh table", variant=variant,
                                                   seats=3))
     frame = await lobby.receive_from(timeout=3)
     assert 'id="lobby-tables"' in frame and "Fresh table" in frame
@@ -306,7 +306,7 @@ async def test_spectators_are_sent_away_when_the_host_closes_the_table():
         variant, _ = Variant.objects.get_or_create(slug="classic",
                                                    defaults={"name": "Classic"})
         host, watcher = UserFactory(), UserFactory()
-        table = actions.create_table(host, name="P", variant=variant, seats=2, private=True)
+        table = actions.do_create_table(host, name="P", variant=variant, seats=2, private=True)
         return table, host, watcher
 
     table, host, watcher = await make_async(make)
@@ -327,7 +327,7 @@ async def test_spectators_are_sent_away_when_the_host_closes_the_table():
     connected, _ = await comm.connect()
     assert connected
     await latest(comm)
-    await make_async(lambda: actions.set_spectators(table, host, False))
+    await make_async(lambda: actions.do_set_spectators(table, host, False))
     outputs = []
     while not outputs or outputs[-1]["type"] != "websocket.close":
         outputs.append(await comm.receive_output(timeout=3))
@@ -360,8 +360,8 @@ async def test_a_ping_notes_the_page_and_sends_only_what_was_missed():
     # a move this page never heard of (its announcement lost): the next ping brings it
     game, state = await get_state(game.pk)
     action = GreedyBot(state.rules).choose(seat_view(state, state.turn))
-    with mock.patch.object(actions, "_group_send"):  # the announcement is lost
-        await sync_to_async(actions.play)(game.pk, state.turn, action, game.version)
+    with mock.patch.object(actions.base, "group_send"):  # the announcement is lost
+        await sync_to_async(actions.do_play)(game.pk, state.turn, action, game.version)
     assert await a.receive_nothing(timeout=0.3)
     await a.send_to(text_data=frame(kind="ping"))
     board = (await latest(a))[-1]

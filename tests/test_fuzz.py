@@ -48,8 +48,8 @@ def _cookie(user):
 
 def _table():
     alice, bob, carol = UserFactory(), UserFactory(), UserFactory()
-    table = actions.create_table(alice, name="Fuzzed", variant=preset_variant(), seats=2)
-    actions.join_table(table, bob)
+    table = actions.do_create_table(alice, name="Fuzzed", variant=preset_variant(), seats=2)
+    actions.do_join_table(table, bob)
     game = table.current_game()
     state = actions.state_of(game)
     return table.pk, game.pk, state, {0: alice, 1: bob, None: carol}

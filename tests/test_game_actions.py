@@ -19,9 +19,9 @@ def variant():
 @pytest.fixture
 def game(user, variant):
     """Two people (user, bob) and a greedy bot, started."""
-    table = actions.create_table(user, name="T", variant=variant, seats=3)
-    actions.join_table(table, UserFactory(username="bob"))
-    actions.add_bot(table, user, "greedy")
+    table = actions.do_create_table(user, name="T", variant=variant, seats=3)
+    actions.do_join_table(table, UserFactory(username="bob"))
+    actions.do_add_bot(table, user, "greedy")
     return table.current_game()
 
 
@@ -56,7 +56,7 @@ def test_a_move_is_logged_under_the_next_number_and_versions_the_game(game):
     game = advance_to_human(game)
     seat, action = human_move(game)
     before = game.version
-    played = actions.play(game.pk, seat, action, before)
+    played = actions.do_play(game.pk, seat, action, before)
     game = fresh(game)
     assert game.version == before + 1 == played.state.version
     row = Action.objects.get(game=game, seq=game.version)
@@ -71,7 +71,7 @@ def test_an_illegal_move_changes_nothing(game):
     seat = state.turn
     not_mine = next(c for c in range(52) if c not in state.hands[seat] and c not in state.widow)
     with pytest.raises(actions.Refused) as info:
-        actions.play(game.pk, seat, {"kind": "swap", "give": [engine.code(not_mine)],
+        actions.do_play(game.pk, seat, {"kind": "swap", "give": [engine.code(not_mine)],
                                      "take": [engine.code(state.widow[0])]}, game.version)
     assert info.value.code == "card_not_in_hand"
     assert "is not in your hand" in info.value.message
@@ -85,10 +85,10 @@ def test_out_of_turn_and_stale_moves_are_refused(game):
     state = actions.state_of(game)
     other = next(s for s in range(3) if s != state.turn)
     with pytest.raises(actions.Refused) as info:
-        actions.play(game.pk, other, {"kind": "stop"}, game.version)
+        actions.do_play(game.pk, other, {"kind": "stop"}, game.version)
     assert info.value.code == "not_your_turn"
     with pytest.raises(actions.Refused) as info:
-        actions.play(game.pk, state.turn, {"kind": "stop"}, game.version - 1)
+        actions.do_play(game.pk, state.turn, {"kind": "stop"}, game.version - 1)
     assert info.value.code == "stale" and "out-of-date" in info.value.message
     assert fresh(game).version == game.version
 
@@ -99,7 +99,7 @@ def test_a_racing_duplicate_fails_instead_of_applying_twice(game):
     # another process got there first and wrote the next log entry
     Action.objects.create(game=game, seq=game.version + 1, seat=seat, payload={"kind": "x"})
     with pytest.raises(actions.Refused) as info:
-        actions.play(game.pk, seat, action, game.version)
+        actions.do_play(game.pk, seat, action, game.version)
     assert info.value.code == "stale"
     assert fresh(game).version == game.version
 
@@ -108,7 +108,7 @@ def test_only_your_own_seat(game):
     game = advance_to_human(game)
     seat, action = human_move(game)
     with pytest.raises(actions.Refused):
-        actions.play(game.pk, (seat + 1) % 3, action, game.version)
+        actions.do_play(game.pk, (seat + 1) % 3, action, game.version)
 
 
 def play_out(game):
@@ -120,7 +120,7 @@ def play_out(game):
         if clock.run_due_jobs():
             continue
         seat, action = human_move(game)
-        actions.play(game.pk, seat, action, game.version)
+        actions.do_play(game.pk, seat, action, game.version)
     raise AssertionError("the game did not end")
 
 
@@ -138,7 +138,7 @@ def test_a_whole_game_to_the_end_and_play_again(game, user):
                      bytes.fromhex(game.seed), rows)
     assert rebuilt.to_dict() == game.state
     assert list(game.actions.values_list("seq", flat=True)) == list(range(game.version + 1))
-    second = actions.play_again(table, user)
+    second = actions.do_play_again(table, user)
     assert second.number == 2 and second.version == 0
     assert Table.objects.get(pk=table.pk).status == Table.Status.PLAYING
 
@@ -146,7 +146,7 @@ def test_a_whole_game_to_the_end_and_play_again(game, user):
 def test_leaving_a_running_game_hands_the_seat_to_a_bot(game, user):
     table = game.table
     bob = GamePlayer.objects.get(game=game, name="bob")
-    actions.leave_table(table, bob.user)
+    actions.do_leave_table(table, bob.user)
     bob.refresh_from_db()
     seat = Seat.objects.get(table=table, position=bob.seat)
     assert seat.is_bot and seat.bot_level == "greedy"
@@ -167,14 +167,14 @@ def test_ready_deals_the_next_hand_when_every_person_is_ready(game, user):
         if clock.run_due_jobs():
             continue
         seat, action = human_move(game)
-        actions.play(game.pk, seat, action, game.version)
+        actions.do_play(game.pk, seat, action, game.version)
     else:
         raise AssertionError("no showdown")
     Job.objects.filter(game=game).update(done_at=game.started_at)  # no clock: only clicks
     people = [p.seat for p in game.players.all() if p.user_id]
-    assert actions.mark_ready(game.pk, people[0]) is False
+    assert actions.do_ready(game.pk, people[0]) is False
     assert fresh(game).ready == [people[0]]
-    assert actions.mark_ready(game.pk, people[1]) is True
+    assert actions.do_ready(game.pk, people[1]) is True
     game = fresh(game)
     assert actions.state_of(game).phase in ("play", "dealer_swap")
     assert game.ready == []
@@ -187,8 +187,20 @@ def test_moves_run_in_one_transaction(game, monkeypatch):
     def explode(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(actions, "_schedule_after", explode)
+    monkeypatch.setattr(actions.moves, "schedule_after", explode)
     with pytest.raises(RuntimeError), transaction.atomic():
-        actions.play(game.pk, seat, action, game.version)
+        actions.do_play(game.pk, seat, action, game.version)
     assert fresh(game).version == game.version
     assert not Action.objects.filter(game=game, seq=game.version + 1).exists()
+
+
+def test_a_move_costs_a_fixed_number_of_queries(game, django_assert_num_queries):
+    """A person's move: lock the game row, insert the action, read the seats, retire
+    and schedule the jobs, update the game -- and the savepoint around them."""
+    game = advance_to_human(game)
+    seat, action = human_move(game)
+    actions.state_of(game)  # parsed once per process: not what a move costs
+    with django_assert_num_queries(8) as captured:
+        actions.do_play(game.pk, seat, action, game.version)
+    statements = " ".join(q["sql"] for q in captured.captured_queries)
+    assert "FOR UPDATE" in statements or "SAVEPOINT" in statements

@@ -25,9 +25,9 @@ pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 def test_a_move_in_progress_leaves_the_table_row_free():
     variant, _ = Variant.objects.get_or_create(slug="classic", defaults={"name": "Classic"})
     ann, ben, cat = (UserFactory(username=n) for n in ("ann", "ben", "cat"))
-    table = actions.create_table(ann, name="T", variant=variant, seats=3)
-    actions.join_table(table, ben)
-    actions.join_table(table, cat)
+    table = actions.do_create_table(ann, name="T", variant=variant, seats=3)
+    actions.do_join_table(table, ben)
+    actions.do_join_table(table, cat)
     game = table.current_game()
     state = actions.state_of(game)
     move = GreedyBot(state.rules).choose(seat_view(state, state.turn))
@@ -43,8 +43,8 @@ def test_a_move_in_progress_leaves_the_table_row_free():
 
     def mover():
         try:
-            with mock.patch.object(actions, "state_of", state_of_then_wait):
-                actions.play(game.pk, state.turn, move, game.version)
+            with mock.patch.object(actions.moves, "state_of", state_of_then_wait):
+                actions.do_play(game.pk, state.turn, move, game.version)
         except Exception as exc:  # noqa: BLE001 -- reported below
             failures.append(exc)
         finally:

@@ -53,8 +53,8 @@ def test_a_move_made_through_one_process_reaches_a_client_of_the_other():
     assert connection.vendor == "postgresql"
     variant, _ = Variant.objects.get_or_create(slug="classic", defaults={"name": "Classic"})
     alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
-    table = actions.create_table(alice, name="Two servers", variant=variant, seats=2)
-    actions.join_table(table, bob)
+    table = actions.do_create_table(alice, name="Two servers", variant=variant, seats=2)
+    actions.do_join_table(table, bob)
     game = table.current_game()
     state = actions.state_of(game)
     action = GreedyBot(state.rules).choose(seat_view(state, state.turn)).to_dict()

@@ -1,6 +1,6 @@
 """Races for one turn, CI-sized: exactly one submission counts, the log stays whole.
 
-Threads calling ``games.actions.play`` at once need real row locks: those
+Threads calling ``games.actions.do_play`` at once need real row locks: those
 tests are PostgreSQL-marked. The websocket ones run anywhere (in process the
 consumer's database calls are serialised, so they check the refusals and the
 single broadcast more than the lock).
@@ -31,8 +31,8 @@ THREADS = 24
 
 def _game(slug="classic"):
     alice, bob = UserFactory(), UserFactory()
-    table = actions.create_table(alice, name="Race", variant=preset_variant(slug), seats=2)
-    actions.join_table(table, bob)
+    table = actions.do_create_table(alice, name="Race", variant=preset_variant(slug), seats=2)
+    actions.do_join_table(table, bob)
     return table, table.current_game(), {0: alice, 1: bob}
 
 
@@ -58,7 +58,7 @@ def _race_threads(game_id, seat, version, moves, call=None):
             if call is not None:
                 call()
             else:
-                actions.play(game_id, seat, moves[i], version)
+                actions.do_play(game_id, seat, moves[i], version)
             outcomes[i] = "applied"
         except actions.Refused as exc:
             outcomes[i] = exc.code
@@ -115,7 +115,7 @@ def test_everyone_ready_at_once_deals_the_next_hand_once():
         if state.phase != "play":
             break
         kinds = {a.kind: a for a in legal_actions(state, state.turn)}
-        actions.play(game.pk, state.turn, kinds.get("stop") or kinds["pass"], state.version)
+        actions.do_play(game.pk, state.turn, kinds.get("stop") or kinds["pass"], state.version)
     game = Game.objects.get(pk=game.pk)
     assert actions.state_of(game).phase == "showdown"
     seats = [i % 2 for i in range(THREADS)]
@@ -125,7 +125,7 @@ def test_everyone_ready_at_once_deals_the_next_hand_once():
     def ready():
         with lock:
             seat = seats[next(counter)]
-        actions.mark_ready(game.pk, seat)
+        actions.do_ready(game.pk, seat)
 
     outcomes = _race_threads(game.pk, None, None, [None] * THREADS, call=ready)
     assert set(outcomes) <= {"applied", "wrong_phase"}, outcomes
@@ -175,7 +175,7 @@ def test_a_move_in_the_log_cannot_be_played_twice():
     table, game, _ = _game()
     state = actions.state_of(game)
     move = engine.stop_bus(state.turn)
-    actions.play(game.pk, state.turn, move, 0)
+    actions.do_play(game.pk, state.turn, move, 0)
     with pytest.raises(IntegrityError), transaction.atomic():
         LogRow.objects.create(game=game, seq=1, seat=state.turn,
                               payload=Action.to_dict(move), events=[])

@@ -96,18 +96,18 @@ async def waiting_frames(comm, timeout=3.0) -> list[str]:
 def _two_people_playing():
     variant = short_variant()
     alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
-    table = actions.create_table(alice, name="Drops", variant=variant, seats=2)
-    actions.join_table(table, bob)
+    table = actions.do_create_table(alice, name="Drops", variant=variant, seats=2)
+    actions.do_join_table(table, bob)
     return table, table.current_game(), {0: alice, 1: bob}
 
 
 def _play_next(game_id: int, by: str = "player") -> int:
     game = Game.objects.get(pk=game_id)
     if actions.state_of(game).phase == "showdown":
-        return actions.play(game_id, None, engine.next_hand(), game.version,
+        return actions.do_play(game_id, None, engine.next_hand(), game.version,
                             by="table").state.version
     seat, move, version = next_move(game_id)
-    return actions.play(game_id, seat, move, version, by=by).state.version
+    return actions.do_play(game_id, seat, move, version, by=by).state.version
 
 
 @pytest.mark.asyncio
@@ -174,9 +174,9 @@ async def test_a_change_whose_announcement_was_lost_reaches_the_others_when_a_pa
     pages = {seat: await open_table(user, table.pk) for seat, user in people.items()}
     for page in pages.values():
         await waiting_frames(page)
-    monkeypatch.setattr(actions, "_group_send", lambda *args, **kwargs: None)
+    monkeypatch.setattr(actions.base, "group_send", lambda *args, **kwargs: None)
     seat, move, version = await sync_to_async(next_move)(game.pk)
-    await sync_to_async(actions.play)(game.pk, seat, move, version)  # told to nobody
+    await sync_to_async(actions.do_play)(game.pk, seat, move, version)  # told to nobody
     monkeypatch.undo()
 
     await pages[seat].disconnect()
@@ -193,7 +193,7 @@ def test_the_fault_audit_notices_a_lost_move_a_gap_and_a_replay_mismatch():
     """The benchmark's and the tests' "nothing lost" means something: here it is not so."""
     table, game, people = _two_people_playing()
     seat, move, version = next_move(game.pk)
-    actions.play(game.pk, seat, move, version)
+    actions.do_play(game.pk, seat, move, version)
 
     def player(user, *moves):
         fake = FaultPlayer("ws://nowhere", table.pk, "", "", table_id=table.pk,

@@ -21,7 +21,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from games import actions
-from games.consumers import MAX_FRAME
+from games.frames import MAX_FRAME
 from games.models import Game, Table
 from stopbus_site.asgi import application
 from tests.factories import PASSWORD, UserFactory, preset_variant
@@ -65,8 +65,8 @@ def test_no_view_is_exempt_from_csrf():
 @pytest.fixture
 def table_setup(db):
     host, other = UserFactory(), UserFactory()
-    table = actions.create_table(host, name="Guarded", variant=preset_variant(), seats=3)
-    actions.add_bot(table, host, "random")
+    table = actions.do_create_table(host, name="Guarded", variant=preset_variant(), seats=3)
+    actions.do_add_bot(table, host, "random")
     return table, host, other
 
 
@@ -192,8 +192,8 @@ async def _frames(comm, timeout=3):
 
 def _two_player_game():
     alice, bob, carol = UserFactory(), UserFactory(), UserFactory()
-    table = actions.create_table(alice, name="Sockets", variant=preset_variant(), seats=2)
-    actions.join_table(table, bob)
+    table = actions.do_create_table(alice, name="Sockets", variant=preset_variant(), seats=2)
+    actions.do_join_table(table, bob)
     return table, table.current_game(), alice, bob, carol
 
 
@@ -246,7 +246,7 @@ async def test_a_player_who_left_cannot_act_any_more():
     table, game, alice, bob, _ = await sync_to_async(_two_player_game)()
     state = await sync_to_async(lambda: actions.state_of(Game.objects.get(pk=game.pk)))()
     leaver = alice if state.turn == 0 else bob
-    await sync_to_async(actions.leave_table)(table, leaver)
+    await sync_to_async(actions.do_leave_table)(table, leaver)
     before = await sync_to_async(_game_row)(game.pk)
     comm, connected, _ = await _connect(leaver, table.pk)
     assert connected  # players of a game may still watch it

@@ -270,11 +270,11 @@ def test_a_player_who_leaves_keeps_their_place_and_only_their_own_hands(classic)
         game = Game.objects.get(pk=game.pk)
         state = actions.state_of(game)
         if state.phase == SHOWDOWN:
-            actions.play(game.pk, None, engine.next_hand(), game.version, by="table")
+            actions.do_play(game.pk, None, engine.next_hand(), game.version, by="table")
             continue
-        actions.play(game.pk, state.turn, actions.bot_choice(game, state, state.turn, "greedy"),
+        actions.do_play(game.pk, state.turn, actions.bot_choice(game, state, state.turn, "greedy"),
                      game.version, by="player")
-    actions.leave_table(game.table, c)
+    actions.do_leave_table(game.table, c)
     leaver = GamePlayer.objects.get(game=game, user=c)
     assert leaver.left_early
     recorded_place = leaver.place

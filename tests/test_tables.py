@@ -19,7 +19,7 @@ def variant():
 
 @pytest.fixture
 def table(user, variant):
-    return actions.create_table(user, name="Friday bus", variant=variant, seats=4)
+    return actions.do_create_table(user, name="Friday bus", variant=variant, seats=4)
 
 
 def test_anonymous_lobby_invites_sign_up(client, table):
@@ -102,7 +102,7 @@ def test_host_adds_and_removes_bots_others_cannot(client, table, user):
 
 def test_table_starts_when_full(table, user):
     for level in ("random", "greedy", "mc"):
-        actions.add_bot(table, user, level)
+        actions.do_add_bot(table, user, level)
     table.refresh_from_db()
     assert table.status == Table.Status.PLAYING
     game = table.current_game()
@@ -114,7 +114,7 @@ def test_start_needs_the_host_and_enough_players(client, table, user):
     client.force_login(user)
     response = client.post(reverse("games:start", args=[table.pk]), follow=True)
     assert "needs at least 2 players" in response.content.decode()
-    actions.add_bot(table, user, "greedy")
+    actions.do_add_bot(table, user, "greedy")
     other = UserFactory()
     client.force_login(other)
     response = client.post(reverse("games:start", args=[table.pk]), follow=True)
@@ -124,7 +124,7 @@ def test_start_needs_the_host_and_enough_players(client, table, user):
     table.refresh_from_db()
     assert table.status == Table.Status.PLAYING
     with pytest.raises(actions.Refused, match="already started"):
-        actions.start_game(table, user)
+        actions.do_start_game(table, user)
 
 
 def test_htmx_requests_get_an_out_of_band_notice(client, table):
@@ -136,7 +136,7 @@ def test_htmx_requests_get_an_out_of_band_notice(client, table):
 
 
 def test_private_tables_need_the_invite(client, user, variant):
-    table = actions.create_table(user, name="Secret", variant=variant, seats=3, private=True)
+    table = actions.do_create_table(user, name="Secret", variant=variant, seats=3, private=True)
     stranger = UserFactory()
     client.force_login(stranger)
     assert "Secret" not in client.get("/").content.decode()
@@ -164,9 +164,9 @@ def test_waiting_table_page(user_client, table):
 
 def test_playing_table_page_shows_my_cards_and_hides_theirs(client, table, user):
     bob = UserFactory()
-    actions.join_table(table, bob)
-    actions.add_bot(table, user, "greedy")
-    actions.start_game(table, user)
+    actions.do_join_table(table, bob)
+    actions.do_add_bot(table, user, "greedy")
+    actions.do_start_game(table, user)
     game = table.current_game()
     state = actions.state_of(game)
     client.force_login(user)
@@ -199,12 +199,12 @@ def test_a_variant_in_use_cannot_be_deleted(table, variant):
 
 
 def test_the_host_of_a_private_table_decides_about_spectators(client, user, variant):
-    table = actions.create_table(user, name="Secret", variant=variant, seats=3, private=True)
+    table = actions.do_create_table(user, name="Secret", variant=variant, seats=3, private=True)
     watcher = UserFactory()
     client.force_login(watcher)
     client.get(reverse("games:invite", args=[table.invite_code]))
-    actions.add_bot(table, user, "greedy")
-    actions.start_game(table, user)
+    actions.do_add_bot(table, user, "greedy")
+    actions.do_start_game(table, user)
     assert client.get(table.get_absolute_url()).status_code == 200
     response = client.post(reverse("games:spectators", args=[table.pk]), {"allow": "off"},
                            follow=True)

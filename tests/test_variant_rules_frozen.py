@@ -24,10 +24,10 @@ def classic():
 
 def start(host, variant, bots=1) -> Game:
     # One seat stays empty: a full table would start on its own, before start_game.
-    table = actions.create_table(host, name="Frozen", variant=variant, seats=bots + 2)
+    table = actions.do_create_table(host, name="Frozen", variant=variant, seats=bots + 2)
     for _ in range(bots):
-        actions.add_bot(table, host, "greedy")
-    return actions.start_game(table, host)
+        actions.do_add_bot(table, host, "greedy")
+    return actions.do_start_game(table, host)
 
 
 def edit_variant(variant):
@@ -67,7 +67,7 @@ def test_the_game_plays_on_under_its_own_rules_after_the_edit(host, classic):
     # The host's first move, chosen by a greedy bot, is applied through the one door.
     seat = state.turn
     move = GreedyBot(state.rules).choose(seat_view(state, seat))
-    played = actions.play(game.pk, seat, move, state.version)
+    played = actions.do_play(game.pk, seat, move, state.version)
 
     assert played.state.rules == PRESETS["classic"].rules
     game.refresh_from_db()
@@ -103,6 +103,6 @@ def test_create_table_refuses_an_inactive_variant(host, classic):
     classic.active = False
     classic.save()
     with pytest.raises(actions.Refused) as refused:
-        actions.create_table(host, name="Late", variant=classic, seats=4)
+        actions.do_create_table(host, name="Late", variant=classic, seats=4)
     assert refused.value.code == "inactive_variant"
     assert "not offered" in refused.value.message

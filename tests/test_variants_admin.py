@@ -556,9 +556,9 @@ def test_staff_with_the_change_permission_can_edit(client, classic):
 @pytest.fixture
 def game(classic):
     host = UserFactory()
-    table = actions.create_table(host, name="Inspect me", variant=classic, seats=3)
-    actions.add_bot(table, host, "greedy")
-    return actions.start_game(table, host)
+    table = actions.do_create_table(host, name="Inspect me", variant=classic, seats=3)
+    actions.do_add_bot(table, host, "greedy")
+    return actions.do_start_game(table, host)
 
 
 def test_tables_games_and_jobs_can_be_inspected(admin_client, game):

@@ -1,0 +1,44 @@
+"""Chat at a table."""
+
+from __future__ import annotations
+
+import re
+
+from django.db import transaction
+
+from .. import ratelimit
+from ..models import ChatMessage, Table
+from .base import Refused, current_game, send_on_commit, setting
+
+# Bidirectional controls (embeddings, overrides, isolates, marks) reorder what follows
+# them on screen: "gnp.exe" can be made to read "exe.png". They carry nothing a chat
+# line needs, so they are taken out rather than refused.
+BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def clean_chat(text: str) -> str:
+    return " ".join(BIDI_CONTROLS.sub("", text or "").split())
+
+
+def do_chat(table: Table, user, text: str) -> ChatMessage:
+    """A chat line at ``table``: players always, spectators if the table allows it."""
+    text = clean_chat(text)
+    if not text:
+        raise Refused("empty", "Write something first.")
+    if not text.isprintable():  # NUL and other control characters, lone surrogates
+        raise Refused("unprintable", "That message has characters that cannot be shown.")
+    if len(text) > ChatMessage.MAX_LENGTH:
+        raise Refused("too_long", f"Messages are at most {ChatMessage.MAX_LENGTH} characters.")
+    seated = table.seat_set.filter(user=user).exists() or table.games.filter(
+        players__user=user).exists()
+    if not seated and not table.spectator_chat:
+        raise Refused("spectator_chat", "Only the players can chat at this table.")
+    limit = setting("STOPBUS_CHAT_PER_MINUTE", 12)
+    if not ratelimit.allow(f"chat:{user.pk}", limit, 60):
+        raise Refused("chat_rate", f"You are chatting too fast: at most {limit} messages a "
+                      "minute. Wait a few seconds.")
+    with transaction.atomic():
+        message = ChatMessage.objects.create(table=table, game=current_game(table.pk),
+                                             user=user, text=text)
+        send_on_commit(table.group_name, {"type": "chat.message", "id": message.pk})
+    return message

@@ -1,0 +1,148 @@
+"""Moves in a running game: a player's, a bot's, the clock's; ready; back from away."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import secrets
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from .. import engine
+from ..engine import Action as EngineAction
+from ..engine import GameState, IllegalAction
+from ..engine.game import OVER, SHOWDOWN
+from ..models import Action, Game, GamePlayer, Seat, Table
+from ..signals import game_finished
+from .base import (
+    Refused,
+    announce_table,
+    lock_game,
+    recent,
+    remember,
+    reschedule,
+    schedule_after,
+    state_of,
+    touch_table,
+)
+
+
+@dataclass
+class Played:
+    game: Game
+    state: GameState
+    events: list
+
+
+def seat_of_player(game: Game, user) -> int | None:
+    """The engine seat ``user`` plays in ``game``, or None (spectators, leavers)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return (game.players.filter(user=user, left_early=False)
+            .values_list("seat", flat=True).first())
+
+
+def do_play(game_id: int, seat: int | None, data: dict | EngineAction, version: int | None,
+            by: str = "player") -> Played:
+    """Apply one action for ``seat``. ``version`` is what the client last saw (None: any)."""
+    try:
+        action = data if isinstance(data, EngineAction) else EngineAction.from_dict(
+            {**data, "seat": seat})
+    except IllegalAction as exc:  # a card code that is no card, a list that is no list
+        raise Refused(exc.code, exc.message) from None
+    if action.seat != seat:
+        raise Refused("not_yours", "You can only play for your own seat.")
+    try:
+        with transaction.atomic():
+            game = lock_game(game_id)
+            if game.status != Game.Status.PLAYING:
+                raise Refused("game_over", "The game is over.")
+            if version is not None and version != game.version:
+                raise Refused("stale", "That move was made on an out-of-date view of the game "
+                              f"(version {version}, now {game.version}); it was not played.")
+            new_state, events = engine.apply(state_of(game), action)
+            Action(game_id=game.pk, seq=new_state.version, seat=seat, payload=action.to_dict(),
+                   events=[e.to_dict() for e in events], by=by).save(force_insert=True)
+            # what scheduling needs of the seats, and no more
+            seats = list(Seat.objects.filter(table_id=game.table_id).order_by("position")
+                         .only("id", "position", "user_id", "bot_level", "away", "timeouts"))
+            if by == "player" and seat is not None and seats[seat].timeouts:
+                Seat.objects.filter(pk=seats[seat].pk).update(timeouts=0)
+            over = new_state.phase == OVER
+            schedule_after(game, new_state, seats, game.table.turn_seconds, save_deadline=False)
+            game.state = new_state.to_dict()
+            game.version = new_state.version
+            game.ready = []
+            game.recent_events = recent(game.recent_events, new_state.version, events)
+            fields = {"state": game.state, "version": game.version, "ready": [],
+                      "recent_events": game.recent_events, "deadline": game.deadline}
+            if over:
+                game.status = Game.Status.FINISHED
+                game.finished_at = timezone.now()
+                fields.update(status=game.status, finished_at=game.finished_at)
+            Game.objects.filter(pk=game.pk).update(**fields)
+            if over:
+                _finish(game, new_state)
+            transaction.on_commit(lambda: remember(game.pk, new_state))
+            # the end of a game changes the table in the lobby too
+            announce_table(game.table_id, new_state.version, lobby=over)
+    except IllegalAction as exc:
+        raise Refused(exc.code, exc.message) from None
+    except IntegrityError:
+        raise Refused("stale", "Another move was played at the same moment; yours was not "
+                      "played.") from None
+    return Played(game, new_state, events)
+
+
+def _finish(game: Game, state: GameState) -> None:
+    for player in GamePlayer.objects.filter(game_id=game.pk):
+        if player.left_early and player.place is not None:
+            continue
+        player.place = state.places[player.seat]
+        player.save(update_fields=["place"])
+    Table.objects.filter(pk=game.table_id).update(status=Table.Status.FINISHED,
+                                                   updated_at=timezone.now())
+    game_finished.send(sender=Game, game=game, state=state)
+
+
+def do_ready(game_id: int, seat: int) -> bool:
+    """A player is ready for the next hand; when every human is, it is dealt now."""
+    with transaction.atomic():
+        game = lock_game(game_id)
+        state = state_of(game)
+        if state.phase != SHOWDOWN:
+            raise Refused("wrong_phase", "There is no hand to move on from.")
+        ready = set(game.ready) | {seat}
+        game.ready = sorted(ready)
+        Game.objects.filter(pk=game.pk).update(ready=game.ready)
+        humans = {p.seat for p in game.players.all() if p.user_id and not p.left_early}
+        everyone = humans <= ready
+        announce_table(game.table_id, game.version, lobby=False)
+    if everyone:
+        with contextlib.suppress(Refused):  # Refused: the clock dealt first
+            do_play(game_id, None, engine.next_hand(), game.version, by="table")
+    return everyone
+
+
+def do_take_seat_back(game: Game, user) -> None:
+    """A player marked away plays their own seat again."""
+    with transaction.atomic():
+        game = lock_game(game.pk)
+        seat = Seat.objects.select_for_update().filter(table_id=game.table_id, user=user).first()
+        if seat is None:
+            raise Refused("not_seated", "You are not sitting at this table.")
+        if not seat.away:
+            raise Refused("not_away", "You are already playing your own seat.")
+        seat.away = False
+        seat.timeouts = 0
+        seat.save(update_fields=["away", "timeouts"])
+        touch_table(game.table_id)
+        reschedule(game)
+
+
+def bot_choice(game: Game, state: GameState, seat: int, level: str) -> EngineAction:
+    # a bot's choices need no secrecy, only variety; the deal is what is secret
+    bot = engine.make_bot(level, state.rules, random.Random(secrets.randbits(64)))  # noqa: S311
+    return bot.choose(engine.seat_view(state, seat))

@@ -1,0 +1,172 @@
+"""Tables and seats: opening a table, sitting down, bots, starting a game."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from .. import engine
+from ..engine.fairness import new_seed
+from ..models import Action, Game, GamePlayer, Seat, Table, Variant
+from .base import (
+    Refused,
+    announce_table,
+    lock_table,
+    must_be_host,
+    recent,
+    remember,
+    schedule_after,
+    send_to_channel,
+)
+from .presence import schedule_abandon_check
+
+
+def free_position(table: Table) -> int | None:
+    taken = set(table.seat_set.values_list("position", flat=True))
+    for position in range(table.seats):
+        if position not in taken:
+            return position
+    return None
+
+
+def do_create_table(host, *, name: str, variant: Variant, seats: int, private: bool = False,
+                    allow_spectators: bool = True, spectator_chat: bool = True) -> Table:
+    if not variant.active:
+        raise Refused("inactive_variant", f"{variant.name} is not offered any more.")
+    rules = variant.rules
+    if not rules.min_players <= seats <= rules.max_players:
+        raise Refused("seats", f"{variant.name} is for {rules.min_players} to "
+                      f"{rules.max_players} players.")
+    with transaction.atomic():
+        table = Table.objects.create(
+            name=name.strip() or f"{host.username}'s table", variant=variant, host=host,
+            seats=seats, private=private, allow_spectators=allow_spectators,
+            spectator_chat=spectator_chat, turn_seconds=variant.turn_seconds)
+        Seat.objects.create(table=table, position=0, user=host)
+        schedule_abandon_check(table)
+        announce_table(table.pk)
+    return table
+
+
+def do_join_table(table: Table, user) -> Seat:
+    with transaction.atomic():
+        table = lock_table(table.pk)
+        if table.status != Table.Status.WAITING:
+            raise Refused("started", "This game has started; you can watch it.")
+        existing = table.seat_set.filter(user=user).first()
+        if existing:
+            return existing
+        position = free_position(table)
+        if position is None:
+            raise Refused("full", "This table is full.")
+        seat = Seat.objects.create(table=table, position=position, user=user)
+        if table.host_id is None:
+            table.host = user
+        table.save(update_fields=["host", "updated_at"])
+        announce_table(table.pk)
+        if free_position(table) is None:
+            start_locked(table)
+    return seat
+
+
+def do_add_bot(table: Table, by_user, level: str) -> Seat:
+    if level not in engine.BOT_LEVELS:
+        raise Refused("bot_level", "Choose a bot level: " + ", ".join(engine.BOT_LEVELS))
+    with transaction.atomic():
+        table = lock_table(table.pk)
+        must_be_host(table, by_user)
+        if table.status != Table.Status.WAITING:
+            raise Refused("started", "Bots can only be added before the game starts.")
+        position = free_position(table)
+        if position is None:
+            raise Refused("full", "This table is full.")
+        seat = Seat.objects.create(table=table, position=position, bot_level=level)
+        table.save(update_fields=["updated_at"])
+        announce_table(table.pk)
+        if free_position(table) is None:
+            start_locked(table)
+    return seat
+
+
+def do_remove_bot(table: Table, by_user, position: int) -> None:
+    with transaction.atomic():
+        table = lock_table(table.pk)
+        must_be_host(table, by_user)
+        if table.status != Table.Status.WAITING:
+            raise Refused("started", "Bots can only be removed before the game starts.")
+        deleted, _ = table.seat_set.filter(position=position, user__isnull=True).delete()
+        if not deleted:
+            raise Refused("no_bot", "There is no bot in that seat.")
+        table.save(update_fields=["updated_at"])
+        announce_table(table.pk)
+
+
+def do_set_spectators(table: Table, by_user, allow: bool) -> None:
+    """The host decides whether people who do not play may watch."""
+    with transaction.atomic():
+        table = lock_table(table.pk)
+        must_be_host(table, by_user)
+        table.allow_spectators = allow
+        table.save(update_fields=["allow_spectators", "updated_at"])
+        if not allow:
+            # close the sockets of those watching now; they are refused on reconnect
+            players = table.seat_set.filter(user__isnull=False).values("user")
+            watchers = table.presences.exclude(user__in=players)
+            for channel in watchers.values_list("channel_name", flat=True):
+                send_to_channel(channel, {"type": "watch.revoked"})
+        announce_table(table.pk, lobby=False)
+
+
+def do_start_game(table: Table, by_user) -> Game:
+    with transaction.atomic():
+        table = lock_table(table.pk)
+        must_be_host(table, by_user)
+        return start_locked(table)
+
+
+def do_play_again(table: Table, by_user) -> Game:
+    with transaction.atomic():
+        table = lock_table(table.pk)
+        if not table.seat_set.filter(user=by_user).exists():
+            raise Refused("not_seated", "Only players at the table can start another game.")
+        if table.status != Table.Status.FINISHED:
+            raise Refused("not_finished", "The current game is not over yet.")
+        return start_locked(table)
+
+
+def start_locked(table: Table) -> Game:
+    """Deal a new game at ``table`` (its row locked by the caller)."""
+    if table.status == Table.Status.PLAYING:
+        raise Refused("started", "The game has already started.")
+    if table.status == Table.Status.CLOSED:
+        raise Refused("closed", "This table is closed.")
+    seats = list(table.seat_set.select_related("user").order_by("position"))
+    rules = table.variant.rules
+    if len(seats) < rules.min_players:
+        raise Refused("too_few", f"{table.variant.name} needs at least {rules.min_players} "
+                      "players.")
+    seed = new_seed()
+    names = [seat.display_name for seat in seats]
+    state, events = engine.new_game(rules, names, seed)
+    number = (table.games.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    humans = sum(1 for seat in seats if seat.user_id)
+    game = Game.objects.create(
+        table=table, number=number, variant=table.variant, rules=rules.to_dict(),
+        rated=table.variant.rated and humans >= 2, seed=seed.hex(), state=state.to_dict(),
+        version=0, recent_events=recent([], 0, events))
+    GamePlayer.objects.bulk_create([
+        GamePlayer(game=game, seat=i, user=seat.user, bot_level=seat.bot_level,
+                   name=names[i]) for i, seat in enumerate(seats)])
+    Action.objects.create(game=game, seq=0, seat=None, payload={"kind": "start"},
+                          events=[e.to_dict() for e in events], by="table")
+    Seat.objects.filter(table=table).update(away=False, timeouts=0)
+    table.status = Table.Status.PLAYING
+    table.save(update_fields=["status", "updated_at"])
+    remember(game.pk, state)
+    schedule_after(game, state, seats, table.turn_seconds)
+    announce_table(table.pk, 0)
+    return game
+
+
+__all__ = ["do_add_bot", "do_create_table", "do_join_table", "do_play_again",
+           "do_remove_bot", "do_set_spectators", "do_start_game", "free_position",
+           "start_locked"]

@@ -1,0 +1,143 @@
+"""The websocket frames a table page may send, each field with a declared type.
+
+Frames come from htmx's websocket extension: a JSON object of the form's fields
+(values as the form holds them: strings, or lists of strings for repeated
+names), plus htmx's ``HEADERS``. :func:`parse` checks every field against its
+declaration and returns a :class:`Frame`, or raises :class:`BadFrame` naming the
+field that is wrong. Nothing is coerced silently: ``"stop": "yes"`` and
+``"version": true`` are errors, not "no" and 1.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from .engine.game import ACTION_KINDS, NEXT_HAND
+
+MAX_FRAME = 4096
+MOVE_KINDS = tuple(k for k in ACTION_KINDS if k != NEXT_HAND)
+OTHER_KINDS = ("chat", "ready", "back", "sync", "ping")
+
+
+class BadFrame(ValueError):
+    """A frame that is not what a table page sends; the message says what is wrong."""
+
+
+def _number(name: str, value) -> int:
+    # an int, or the digits a form field holds ("12"); a bool is no number
+    if isinstance(value, bool):
+        raise BadFrame(f"The field {name!r} is not valid: it must be a whole number, "
+                       f"not {json.dumps(value)}.")
+    if isinstance(value, int):
+        number = value
+    elif (isinstance(value, str) and value.isascii() and value.lstrip("-").isdigit()
+          and len(value) < 10):
+        number = int(value)
+    else:
+        raise BadFrame(f"The field {name!r} is not valid: it must be a whole number.")
+    if not -10**9 < number < 10**9:
+        raise BadFrame(f"The field {name!r} is out of range.")
+    return number
+
+
+def _cards(name: str, value) -> list[str]:
+    if value == "":  # an empty form field
+        return []
+    values = value if isinstance(value, list) else [value]
+    if not all(isinstance(v, str) and 0 < len(v) <= 3 for v in values) or len(values) > 8:
+        raise BadFrame(f"The field {name!r} is not valid: it must be card codes, like \"QS\".")
+    return values
+
+
+def _positions(name: str, value) -> list[int]:
+    if value == "":
+        return []
+    values = value if isinstance(value, list) else [value]
+    if len(values) > 8:
+        raise BadFrame(f"The field {name!r} has too many entries.")
+    return [_number(name, v) for v in values]
+
+
+def _flag(name: str, value) -> bool:
+    if value is True or (isinstance(value, str) and value in ("1", "on", "true")):
+        return True
+    if value is False or (isinstance(value, str) and value in ("0", "off", "false", "")):
+        return False
+    raise BadFrame(f"The field {name!r} is not valid: it must be true or false (a checkbox), "
+                   f"not {json.dumps(value)[:20]}.")
+
+
+def _text(name: str, value) -> str:
+    if not isinstance(value, str):
+        raise BadFrame(f"The field {name!r} is not valid: it must be text.")
+    return value
+
+
+def _headers(name: str, value) -> dict:
+    if not isinstance(value, dict):
+        raise BadFrame(f"The field {name!r} is not valid: it must be an object.")
+    return value
+
+
+# field -> (parser, the kinds that may carry it)
+FIELDS = {
+    "kind": (_text, MOVE_KINDS + OTHER_KINDS),
+    "HEADERS": (_headers, MOVE_KINDS + OTHER_KINDS),
+    "version": (_number, MOVE_KINDS),
+    "give": (_cards, MOVE_KINDS),
+    "take": (_cards, MOVE_KINDS),
+    "positions": (_positions, MOVE_KINDS),
+    "stop": (_flag, MOVE_KINDS),
+    "text": (_text, ("chat",)),
+}
+
+
+@dataclass
+class Frame:
+    kind: str
+    version: int | None = None
+    action: dict = field(default_factory=dict)  # the engine action of a move
+    text: str = ""
+
+    @property
+    def is_move(self) -> bool:
+        return self.kind in MOVE_KINDS
+
+
+def parse(text_data: str | None) -> Frame:
+    if text_data is None:
+        raise BadFrame("Send text frames only.")
+    if len(text_data) > MAX_FRAME:
+        raise BadFrame(f"That message is too large (the limit is {MAX_FRAME} characters).")
+    try:
+        data = json.loads(text_data)
+    except (ValueError, RecursionError):  # RecursionError: nesting a thousand deep
+        raise BadFrame("That message is not valid JSON.") from None
+    if not isinstance(data, dict):
+        raise BadFrame("A message must be a JSON object.")
+    kind = data.get("kind")
+    if not isinstance(kind, str) or kind not in FIELDS["kind"][1]:
+        raise BadFrame(f"Unknown action {str(kind)[:30]!r}.")
+    values = {}
+    for name, value in data.items():
+        declared = FIELDS.get(name)
+        if declared is None or kind not in declared[1]:
+            raise BadFrame(f"The field {str(name)[:30]!r} does not belong in a "
+                           f"{kind!r} message.")
+        values[name] = declared[0](name, value)
+    frame = Frame(kind, text=values.get("text", ""))
+    if kind == "chat" and "text" not in values:
+        raise BadFrame("Write a message first.")
+    if frame.is_move:
+        if "version" not in values:
+            raise BadFrame("The message does not say which version of the game it was "
+                           "made for (the field 'version').")
+        frame.version = values["version"]
+        frame.action = {"kind": kind}
+        for name in ("give", "take", "positions"):
+            if values.get(name):
+                frame.action[name] = values[name]
+        if values.get("stop"):
+            frame.action["stop"] = True
+    return frame

@@ -1,0 +1,142 @@
+"""Rate limits, one module for HTTP views and websockets alike.
+
+``allow`` counts in the cache (Redis in production), so a limit holds across all of
+a user's sockets and all server processes. ``Bucket`` is a token bucket in memory,
+for what one socket may send per second (counting each frame in Redis would cost a
+round trip per frame to protect a single connection).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from django.core.cache import cache
+
+
+def allow(key: str, limit: int, seconds: int) -> bool:
+    """True while ``key`` has been hit at most ``limit`` times in the current window
+    of ``seconds`` (fixed windows: a burst at a window's edge may see up to 2x)."""
+    window = int(time.time() // seconds)
+    name = f"rate:{key}:{window}"
+    cache.add(name, 0, timeout=seconds * 2)
+    try:
+        hits = cache.incr(name)
+    except ValueError:  # the key expired between add and incr
+        cache.set(name, 1, timeout=seconds * 2)
+        hits = 1
+    return hits <= limit
+
+
+class Bucket:
+    """``rate`` events a second, bursts up to ``burst``."""
+
+    def __init__(self, rate: float, burst: int):
+        self.rate = rate
+        self.burst = burst
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+# -- bounded work ----------------------------------------------------------------------------
+#
+# A process takes at most ``STOPBUS_MAX_PENDING`` player actions at once and a table
+# at most ``STOPBUS_TABLE_PENDING``; beyond that the action is refused at once ("the
+# table is busy") instead of queueing behind work it would only wait for (a table's
+# moves run one at a time on its game row anyway). Nothing is half done: a refused
+# action was never started. The clock reads ``busy`` to let people go first.
+
+_pending_total = 0
+_pending_tables: dict[int, int] = {}
+_pending_lock = threading.Lock()
+
+
+def _limits() -> tuple[int, int]:
+    from django.conf import settings
+
+    return (getattr(settings, "STOPBUS_MAX_PENDING", 64),
+            getattr(settings, "STOPBUS_TABLE_PENDING", 4))
+
+
+class Busy(Exception):
+    """More work than this process or table takes at once."""
+
+
+class pending:  # noqa: N801 -- used as a context manager, like a lock
+    """``with pending(table_id):`` around one player's action; raises Busy when full."""
+
+    def __init__(self, table_id: int):
+        self.table_id = table_id
+
+    def __enter__(self):
+        global _pending_total
+        most, per_table = _limits()
+        with _pending_lock:
+            here = _pending_tables.get(self.table_id, 0)
+            if _pending_total >= most or here >= per_table:
+                raise Busy
+            _pending_total += 1
+            _pending_tables[self.table_id] = here + 1
+        return self
+
+    def __exit__(self, *exc):
+        global _pending_total
+        with _pending_lock:
+            _pending_total -= 1
+            left = _pending_tables.get(self.table_id, 1) - 1
+            if left:
+                _pending_tables[self.table_id] = left
+            else:
+                _pending_tables.pop(self.table_id, None)
+        return False
+
+
+def busy() -> bool:
+    """Are people's actions waiting in this process (a quarter of the limit or more)?"""
+    return _pending_total * 4 >= _limits()[0]
+
+
+# -- open sockets ---------------------------------------------------------------------------
+#
+# Who holds how many sockets, across processes: the cache keeps, per holder (a user,
+# or an address for signed-out lobby viewers), the channel names open and when each
+# was last heard from. A socket whose process died without closing it drops out after
+# SOCKET_STALE seconds. (Two sockets opening at the same instant may both pass at the
+# cap's edge: the cap bounds a flood, it is not a count to the unit.)
+
+SOCKET_STALE = 600
+
+
+def socket_opened(holder: str, channel: str, limit: int) -> bool:
+    """Note ``channel`` as open for ``holder``; False (and not noted) if ``limit`` are."""
+    key = f"sockets:{holder}"
+    now = time.time()
+    open_now = {c: t for c, t in (cache.get(key) or {}).items() if now - t < SOCKET_STALE}
+    if len(open_now) >= limit:
+        return False
+    open_now[channel] = now
+    cache.set(key, open_now, timeout=SOCKET_STALE)
+    return True
+
+
+def socket_seen(holder: str, channel: str) -> None:
+    key = f"sockets:{holder}"
+    open_now = cache.get(key) or {}
+    open_now[channel] = time.time()
+    cache.set(key, open_now, timeout=SOCKET_STALE)
+
+
+def socket_closed(holder: str, channel: str) -> None:
+    key = f"sockets:{holder}"
+    open_now = cache.get(key) or {}
+    if open_now.pop(channel, None) is not None:
+        cache.set(key, open_now, timeout=SOCKET_STALE)

@@ -1,0 +1,181 @@
+"""Boards rendered once per distinct view and version, sent as the regions that changed.
+
+After a change every page of a table must show it. The pages in one process that
+were told of the same change (its ``stamp``) read the table once between them
+(:func:`table_data`), and each distinct view of it -- each seat, one for all
+spectators, in each language -- is rendered once (:func:`board`), however many
+pages show it. Nothing here is shared between viewers of different views: a seat's
+render is keyed by that seat, so it can only reach that seat's own pages.
+
+A board template marks its independently updated regions with ``{% fragment %}``
+(``games/templatetags/fragments.py``). :func:`frame` compares a viewer's new board
+with the one that viewer was last sent and returns only the regions whose HTML
+changed -- each one element with the region's name as its id, which htmx's
+websocket extension swaps in place (out of band) -- or the whole board, marked
+:data:`FULL`, when there is nothing to compare with (a page connecting or
+reconnecting), when the board's outline changed (a game started) or when versions
+were skipped. ``regions.apply`` is what a client does with a frame: tests and
+benchmarks use it to keep the page a browser would show.
+
+The caches are bounded, least recently used first out, and keyed by what they
+hold: a table read by (table, change stamp), a board by (the table's revision,
+the view).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from .board import TableData, board_for, load_table
+from .regions import FULL, apply, split
+
+__all__ = ["FULL", "Board", "apply", "board", "clear", "frame", "lobby", "split", "table_data",
+           "view_key"]
+
+BOARD_TEMPLATE = "games/_board.html"
+
+
+class _Once:
+    """A bounded cache that computes each missing key once, however many threads ask."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.items: OrderedDict = OrderedDict()
+        self.making: dict = {}
+        self.lock = threading.Lock()
+
+    def get(self, key, make: Callable):
+        with self.lock:
+            if key in self.items:
+                self.items.move_to_end(key)
+                return self.items[key]
+            gate = self.making.get(key)
+            mine = gate is None
+            if mine:
+                gate = self.making[key] = threading.Lock()
+                gate.acquire()
+        if not mine:
+            with gate:  # the first asker is making it: wait for that
+                pass
+            with self.lock:
+                if key in self.items:
+                    return self.items[key]
+            return make()  # the first asker failed; this one tries for itself
+        try:
+            value = make()
+            with self.lock:
+                self.items[key] = value
+                while len(self.items) > self.size:
+                    self.items.popitem(last=False)
+            return value
+        finally:
+            with self.lock:
+                self.making.pop(key, None)
+            gate.release()
+
+    def clear(self) -> None:
+        with self.lock:
+            self.items.clear()
+
+
+_TABLES = _Once(512)
+_BOARDS = _Once(4096)
+_LOBBIES = _Once(256)
+
+
+def clear() -> None:
+    """Forget everything rendered (tests)."""
+    for cache in (_TABLES, _BOARDS, _LOBBIES):
+        cache.clear()
+
+
+def table_data(table_id: int, stamp: str | None = None) -> TableData:
+    """The table as committed after the change ``stamp`` (read once per process per
+    change); without a stamp, read now."""
+    if stamp is None:
+        return load_table(table_id)
+    return _TABLES.get((table_id, stamp), lambda: load_table(table_id))
+
+
+def language_of(user) -> str:
+    """The language a viewer's board is rendered in."""
+    return getattr(user, "language", None) or translation.get_language() or ""
+
+
+def view_key(data: TableData, user) -> tuple:
+    """What, besides the table, decides a viewer's board: two viewers with equal keys
+    see the same board. (Seat or spectator; the host's controls and a seat before the
+    game; the language.)"""
+    seat = data.table_seat_of(user)
+    return (language_of(user), data.seat_of(user),
+            getattr(user, "pk", None) is not None and user.pk == data.table.host_id,
+            seat.position if seat else None)
+
+
+@dataclass(frozen=True)
+class Board:
+    """One rendered view of one revision of a table."""
+
+    key: tuple
+    revision: tuple
+    version: int | None
+    game_id: int | None
+    html: str  # the whole board, regions marked
+    outline: str  # the board with each region's content left out
+    regions: dict  # name -> the region's marked HTML
+
+    @property
+    def full(self) -> str:
+        return FULL + self.html
+
+
+def board(data: TableData, user) -> Board:
+    """``user``'s board of ``data``, rendered once per distinct view."""
+    key = view_key(data, user)
+
+    def make() -> Board:
+        with translation.override(key[0] or None):
+            html = render_to_string(BOARD_TEMPLATE, board_for(data, user))
+        outline, regions = split(html)
+        return Board(key, data.revision, data.state.version if data.state else None,
+                     data.game.pk if data.game else None, html, outline, regions)
+
+    return _BOARDS.get((data.revision, key), make)
+
+
+def frame(previous: Board | None, new: Board) -> str:
+    """What to send a viewer who was last sent ``previous``: "" if nothing changed."""
+    if (previous is None or previous.game_id != new.game_id
+            or previous.outline != new.outline or previous.regions.keys() != new.regions.keys()
+            or (previous.version is not None and new.version is not None
+                and new.version > previous.version + 1)):
+        return new.full
+    return "".join(html for name, html in new.regions.items()
+                   if previous.regions[name] != html)
+
+
+# -- the lobby -----------------------------------------------------------------------------------
+
+
+def lobby(user, stamp: str | None) -> str:
+    """The lobby's table list for ``user``: rendered once per change for everyone signed
+    out (and once per signed-in user, whose own tables it lists too)."""
+    from .views import lobby_tables
+
+    who = user.pk if getattr(user, "is_authenticated", False) else None
+    key = (stamp, who, language_of(user))
+
+    def make() -> str:
+        with translation.override(key[2] or None):
+            return render_to_string("games/_lobby_tables.html",
+                                    {"tables": lobby_tables(user), "user": user})
+
+    if stamp is None:
+        return make()
+    return _LOBBIES.get(key, make)

@@ -1,0 +1,101 @@
+"""A page that applies the regions it is sent to its last full board always shows
+exactly the full board of the new version -- for every seat and a spectator, over
+random bot games -- and a move sends only the regions it changed."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games import actions, engine, render
+from games.models import Game, Variant
+from games.regions import FULL, REGION, apply
+from tests.factories import UserFactory
+from tests.html_contract import cards_in
+
+pytestmark = pytest.mark.django_db
+
+
+def _table(slug: str, seats: int):
+    variant = Variant.objects.get(slug=slug)
+    people = [UserFactory() for _ in range(seats)]
+    table = actions.do_create_table(people[0], name="F", variant=variant, seats=seats)
+    for person in people[1:]:
+        actions.do_join_table(table, person)  # the last one starts the game
+    return table, people, UserFactory()
+
+
+def _step(game_id: int, rng: random.Random) -> bool:
+    """One change, as the clock or a player would make it. False once the game is over."""
+    game = Game.objects.get(pk=game_id)
+    if game.status != Game.Status.PLAYING:
+        return False
+    state = actions.state_of(game)
+    if state.phase == "showdown":
+        if rng.random() < 0.3:
+            ready = [p.seat for p in game.players.all()]
+            actions.do_ready(game.pk, rng.choice(ready))
+        else:
+            actions.do_play(game.pk, None, engine.next_hand(), game.version, by="table")
+        return True
+    level = rng.choice(list(engine.BOT_LEVELS))
+    bot = engine.make_bot(level, state.rules, rng)
+    actions.do_play(game.pk, state.turn, bot.choose(engine.seat_view(state, state.turn)),
+                    game.version)
+    return True
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 2**32), slug=st.sampled_from(["classic", "commerce"]),
+       seats=st.integers(3, 4))
+def test_regions_applied_to_the_last_board_give_the_new_board(seed, slug, seats):
+    rng = random.Random(seed)
+    render.clear()
+    table, people, watcher = _table(slug, seats)
+    viewers = [*people, watcher]
+    game_id = table.current_game().pk
+    sent = {v.pk: render.board(render.table_data(table.pk), v) for v in viewers}
+    pages = {v.pk: apply("", sent[v.pk].full) for v in viewers}
+    partial = 0
+    for change in range(80):
+        if not _step(game_id, rng):
+            break
+        data = render.table_data(table.pk, f"change-{seed}-{change}")
+        for viewer in viewers:
+            new = render.board(data, viewer)
+            message = render.frame(sent[viewer.pk], new)
+            pages[viewer.pk] = apply(pages[viewer.pk], message)
+            assert pages[viewer.pk] == new.html
+            if message and not message.startswith(FULL):
+                partial += 1
+                cards_in(message)  # every region sent keeps the card contract
+                names = [m.group(1) for m in REGION.finditer(message)]
+                if data.game.status == Game.Status.PLAYING:
+                    assert "waiting" not in names  # nothing sends what did not change
+            sent[viewer.pk] = new
+    assert partial > 0
+
+
+def test_a_move_sends_the_changed_regions_only():
+    table, people, watcher = _table("classic", 3)
+    game = table.current_game()
+    data = render.table_data(table.pk)
+    before = {v.pk: render.board(data, v) for v in [*people, watcher]}
+    state = actions.state_of(game)
+    mover = state.turn
+    bot = engine.make_bot("greedy", state.rules, random.Random(1))
+    actions.do_play(game.pk, mover, bot.choose(engine.seat_view(state, mover)), game.version)
+    data = render.table_data(table.pk)
+    for viewer in [*people, watcher]:
+        message = render.frame(before[viewer.pk], render.board(data, viewer))
+        names = {m.group(1) for m in REGION.finditer(message)}
+        assert not message.startswith(FULL)
+        assert "status" in names and "log" in names
+        assert names <= {"status", "middle", "bus", "me", "log", "showdown",
+                         *(f"seat-{i}" for i in range(3))}
+        assert "waiting" not in names and "spectators" not in names
+        # the seats that did not change (neither the mover nor the next to play) stay put
+        assert len([n for n in names if n.startswith("seat-")]) <= 2

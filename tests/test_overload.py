@@ -1,0 +1,101 @@
+"""Graceful overload, CI-sized: more frames than a table takes at once are refused at
+once with a clear message, nothing is applied twice or lost, and the table takes
+moves again as soon as the burst is over."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from games import actions, clock, engine, ratelimit
+from games.models import Action, Game, Variant
+from stopbus_site.asgi import application
+from tests.factories import UserFactory
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+ORIGIN = (b"origin", b"http://localhost")
+BUSY = "The table is busy"
+
+
+def _setup():
+    variant = Variant.objects.get_or_create(slug="classic", defaults={"name": "Classic"})[0]
+    alice, bob = UserFactory(), UserFactory()
+    table = actions.do_create_table(alice, name="Busy", variant=variant, seats=2)
+    actions.do_join_table(table, bob)
+    game = table.current_game()
+    state = actions.state_of(game)
+    mover = [alice, bob][state.turn]
+    client = Client()
+    client.force_login(mover)
+    return table, game, state, client.cookies["sessionid"].value
+
+
+def _move(game_id):
+    game = Game.objects.get(pk=game_id)
+    state = actions.state_of(game)
+    bot = engine.make_bot("greedy", state.rules, random.Random(3))
+    return game.version, state.turn, bot.choose(engine.seat_view(state, state.turn)).to_dict()
+
+
+async def _answers(comm) -> list[str]:
+    frames = []
+    while not await comm.receive_nothing(timeout=0.5):
+        frames.append(await comm.receive_from(timeout=3))
+    return frames
+
+
+async def test_a_burst_is_refused_clearly_and_nothing_is_lost_or_doubled(settings):
+    settings.STOPBUS_TABLE_PENDING = 2
+    settings.STOPBUS_WS_BURST = 100
+    table, game, state, cookie = await sync_to_async(_setup)()
+    sockets = []
+    for _ in range(8):
+        comm = WebsocketCommunicator(application, f"/ws/table/{table.pk}/",
+                                     headers=[ORIGIN, (b"cookie", f"sessionid={cookie}".encode())])
+        assert (await comm.connect(timeout=5))[0]
+        sockets.append(comm)
+    for comm in sockets:
+        await _answers(comm)
+    version, seat, move = await sync_to_async(_move)(game.pk)
+    move.pop("seat", None)
+    frame = json.dumps({**move, "version": version})
+    await asyncio.gather(*(comm.send_to(text_data=frame) for comm in sockets))
+    answers = [await _answers(comm) for comm in sockets]
+
+    busy = sum(any(BUSY in f for f in frames) for frames in answers)
+    stale = sum(any("out-of-date" in f or "same moment" in f for f in frames)
+                for frames in answers)
+    assert busy >= 1, "the burst was over the table's limit: some frames are refused"
+    assert busy + stale == len(sockets) - 1, answers  # every other frame was answered
+    rows = await sync_to_async(lambda: list(Action.objects.filter(game_id=game.pk)
+                                            .order_by("seq").values_list("seq", flat=True)))()
+    assert rows == [0, version + 1], "exactly one copy of the move was applied"
+
+    # the burst is over: nothing is held, and the table answers at once again
+    assert ratelimit._pending_total == 0 and not ratelimit._pending_tables
+    await sockets[0].send_to(text_data=frame)
+    again = await _answers(sockets[0])
+    assert any("out-of-date" in f for f in again) and not any(BUSY in f for f in again)
+    for comm in sockets:
+        await comm.disconnect()
+
+
+async def test_the_work_gate_refuses_beyond_its_limits_and_lets_the_clock_wait(settings):
+    settings.STOPBUS_TABLE_PENDING = 1
+    settings.STOPBUS_MAX_PENDING = 4
+    with ratelimit.pending(1):
+        with pytest.raises(ratelimit.Busy):
+            ratelimit.pending(1).__enter__()
+        with ratelimit.pending(2):
+            assert ratelimit.busy()  # a quarter of the process's limit: people wait
+            assert clock._batch() < 20  # and the clock takes fewer jobs a tick
+    assert not ratelimit.busy()
+    with ratelimit.pending(1):  # released: taken again
+        pass
