@@ -92,6 +92,12 @@ def inside_viewport(page, selector):
             and box["y"] + box["height"] <= size["height"] + 0.5), box
 
 
+def still(*pages):
+    """Let the cards land (motion is short) so that a screenshot shows the table at rest."""
+    for page in pages:
+        page.wait_for_timeout(700)
+
+
 def scroll_width(page):
     return page.evaluate("document.documentElement.scrollWidth")
 
@@ -141,6 +147,7 @@ def test_a_game_against_bots_fits_a_phone_alerts_the_tab_and_passes_axe(site, br
     my_turn(desk)
     my_turn(phone)
     assert desk.title().startswith("\u25cf Your turn"), desk.title()
+    still(desk, phone)
     desk.screenshot(path=shots / "table-turn-desktop.png")
     phone.screenshot(path=shots / "table-turn-phone.png")
     inside, box = inside_viewport(phone, "#me .controls")
@@ -172,8 +179,9 @@ def test_a_game_against_bots_fits_a_phone_alerts_the_tab_and_passes_axe(site, br
     # play to the showdown: a panel in view naming every hand and what each lost
     swap_once(desk)  # the board may have been sent again since the picks above
     assert play_until(desk, lambda p: p.locator("#showdown .ready-form").count() > 0)
-    desk.screenshot(path=shots / "showdown-desktop.png")
     phone.wait_for_selector("#showdown .showdown__row")
+    still(desk, phone)
+    desk.screenshot(path=shots / "showdown-desktop.png")
     phone.screenshot(path=shots / "showdown-phone.png")
     rows = desk.locator("#showdown .showdown__row")
     assert rows.count() == 3
@@ -193,6 +201,7 @@ def test_a_game_against_bots_fits_a_phone_alerts_the_tab_and_passes_axe(site, br
 
     assert play_until(desk, over, limit=240)
     phone.wait_for_selector("#standings h2")
+    still(desk, phone)
     desk.screenshot(path=shots / "end-desktop.png")
     phone.screenshot(path=shots / "end-phone.png")
     assert desk.locator("#standings .standings__row").count() == 3

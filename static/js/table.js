@@ -239,6 +239,8 @@
       var fresh = 0;
       document.querySelectorAll(".board [data-card], .board .seat__cards .card--back, .board .cards--hand .card--back").forEach(function (el) {
         var code = el.dataset.card;
+        // the showdown panel and the hands turned over have motion of their own
+        if (el.closest(".panel-sheet") || el.closest(".seat.is-shown")) { return; }
         if (code && was.cards[code]) {
           var r = was.cards[code];
           fly(el, { left: r.left + r.width / 2, top: r.top + r.height / 2 });
