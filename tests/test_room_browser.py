@@ -214,9 +214,19 @@ def test_a_game_against_bots_fits_a_phone_alerts_the_tab_and_passes_axe(site, br
     desk.wait_for_selector("#standings.is-hidden", state="attached")
 
     # the stats pages and the profile
-    for path in ("/stats/", "/stats/leaderboard/", "/stats/history/", "/accounts/profile/"):
-        desk.goto(base + path)
+    game_id = int(desk.evaluate(
+        "fetch('/u/carol/games/').then(r => r.text()).then(t => "
+        "(t.match(/games\\/(\\d+)\\/replay/) || [0, 0])[1])"))
+    pages = ["/stats/", "/leaderboard/", "/u/carol/", "/u/carol/games/",
+             "/accounts/profile/"]
+    if game_id:
+        pages.append(f"/games/{game_id}/replay/")
+    for path in pages:
+        response = desk.goto(base + path)
+        assert response.status < 400, path
         assert not serious(desk), path
+        if path == "/accounts/profile/":
+            desk.screenshot(path=shots / "profile-desktop.png", full_page=True)
     assert not problems, problems
 
 
@@ -274,4 +284,7 @@ def test_the_second_player_sees_the_invite_box_appear_live(site, browser, shots)
     gus.click("text=Sit down")
     gus.wait_for_selector("#invite-link", timeout=5000)  # without a reload
     assert gus.input_value("#invite-link") == link
+    response = gus.goto(base + "/u/gus/vs/fay/")
+    assert response.status == 200
+    assert not serious(gus), "head to head"
     assert not problems, problems
