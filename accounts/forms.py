@@ -86,3 +86,11 @@ class EmailChangeForm(forms.ModelForm):
         if email_taken(email, exclude_pk=self.instance.pk):
             raise forms.ValidationError(EMAIL_TAKEN, code="email_taken")
         return email
+
+
+class TablePreferencesForm(forms.ModelForm):
+    """How the table looks and sounds to a player (the profile's "At the table")."""
+
+    class Meta:
+        model = User
+        fields = ("four_colour_deck", "sound")

@@ -9,6 +9,13 @@ class User(AbstractUser):
     whatever the letter case."""
 
     email = models.EmailField("email address")
+    # How the table looks and sounds to this player, wherever they sit.
+    four_colour_deck = models.BooleanField(
+        "four-colour deck", default=False,
+        help_text="Clubs green and diamonds blue, so every suit tells itself apart at a glance.")
+    sound = models.BooleanField(
+        "sounds at the table", default=True,
+        help_text="A chime on your turn, and sounds for the deal, a stopped bus and the result.")
 
     REQUIRED_FIELDS = ["email"]
 

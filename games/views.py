@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Q
+from django.db.models import Count, Prefetch, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
+
+from accounts.forms import TablePreferencesForm
 
 from . import actions, ratelimit
 from .access import may_watch
@@ -23,7 +26,7 @@ from .engine import PRESETS, RulesError
 from .engine.ranking import BRAG_CATEGORIES, COMMERCE_CATEGORIES
 from .forms import BotForm, TableForm
 from .kinds import KINDS, UnknownKind, kind_for
-from .models import Table, Variant
+from .models import Seat, Table, Variant
 
 LOBBY_LIMIT = 50
 
@@ -32,9 +35,14 @@ def lobby_tables(user):
     """Open public tables, and every table the user sits at, newest activity first."""
     visible = Q(private=False, status__in=[Table.Status.WAITING, Table.Status.PLAYING])
     if getattr(user, "is_authenticated", False):
-        visible |= Q(seat_set__user=user) & ~Q(status=Table.Status.CLOSED)
-    return (Table.objects.filter(visible).distinct().select_related("variant", "host")
-            .annotate(taken=Count("seat_set", distinct=True))
+        # a subquery, not a join on the seats: a join filtered to the user's own seat
+        # would leave the seat count below counting only that seat ("1/4" for three)
+        mine = Seat.objects.filter(user=user).values("table_id")
+        visible |= Q(pk__in=mine) & ~Q(status=Table.Status.CLOSED)
+    return (Table.objects.filter(visible).select_related("variant", "host")
+            .annotate(taken=Count("seat_set"))
+            .prefetch_related(Prefetch("seat_set", to_attr="seated",
+                                       queryset=Seat.objects.select_related("user")))
             .order_by("status", "-updated_at")[:LOBBY_LIMIT])
 
 
@@ -66,6 +74,59 @@ def create_table(request):
         request.session["invites"] = [*request.session.get("invites", []), table.invite_code]
     messages.success(request, f"Your table “{table.name}” is open. Invite people or add bots.")
     return redirect(table)
+
+
+# "Play now against bots": the quickest way to a game, with what most people play.
+QUICK_SEATS = 3
+QUICK_BOT = "greedy"
+
+
+@login_required
+@require_POST
+def play_now(request):
+    """A table of one's own with bots in the other seats: full, so the game starts."""
+    variant = (Variant.objects.active().filter(slug="classic").first()
+               or Variant.objects.active().order_by("pk").first())
+    if variant is None:
+        messages.error(request, "No variant is offered right now.")
+        return redirect("games:lobby")
+    rules = variant.rules
+    seats = min(max(QUICK_SEATS, rules.min_players), rules.max_players)
+    try:
+        table = actions.create_table(request.user, name=f"{request.user.username} v bots"[:60],
+                                     variant=variant, seats=seats)
+        for _ in range(seats - 1):
+            actions.add_bot(table, request.user, QUICK_BOT)
+    except actions.Refused as exc:
+        messages.error(request, exc.message)
+        return redirect("games:lobby")
+    return redirect(table)
+
+
+@login_required
+@require_POST
+def preferences(request):
+    """The switches that follow a player from table to table: the profile's form sends
+    both (``form=all``), the table's mute switch only ``sound``."""
+    if request.POST.get("form") == "all":
+        form = TablePreferencesForm(request.POST, instance=request.user)
+        fields = list(form.fields)
+    else:
+        fields = [name for name in ("sound", "four_colour_deck") if name in request.POST]
+        data = {name: request.POST[name] == "on" for name in fields}
+        form = TablePreferencesForm({**{n: getattr(request.user, n) for n in
+                                        ("sound", "four_colour_deck")}, **data},
+                                    instance=request.user)
+    if not fields or not form.is_valid():
+        return HttpResponse("Send sound=on|off or four_colour_deck=on|off.", status=400)
+    form.save()
+    if request.htmx:
+        return HttpResponse(status=204)
+    messages.success(request, "Your table settings are saved.")
+    target = request.POST.get("next", "")
+    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+        return redirect(target)
+    return redirect("games:lobby")
 
 
 def _check_access(request, table_id: int):

@@ -333,6 +333,11 @@ async def test_spectators_are_sent_away_when_the_host_closes_the_table():
         outputs.append(await comm.receive_output(timeout=3))
     assert any("closed this table to spectators" in o.get("text", "") for o in outputs)
     assert outputs[-1]["code"] == 4403
+    # The server closed the socket; the connection's end (its disconnect handler, which
+    # writes the watcher's presence away) runs only when the client side says it is gone.
+    # Left running, it raced the teardown's flush of the tables ("database table is
+    # locked" on SQLite): see it to its end before the test does.
+    await comm.disconnect()
 
 
 async def make_async(fn):

@@ -11,6 +11,8 @@ here are cheap: a card's markup is built once per process, and a seat's box
 move to the next, is rendered once per distinct content.
 """
 
+import re
+import zlib
 from functools import lru_cache
 from html import escape  # what Django's escape does, without its lazy-string wrapper
 
@@ -37,14 +39,29 @@ def _parts(card):
     return c, code, colour
 
 
+# One card face: an SVG with a corner index top left and bottom right (readable when the
+# cards overlap or are small on a phone) and a big pip in the middle. The suits are
+# <symbol>s drawn once per page (base.html), so a card costs a few hundred bytes and
+# never depends on a font having the suit glyphs.
+_FACE = (
+    '<svg class="card__face" viewBox="0 0 60 84" aria-hidden="true" focusable="false">'
+    '<g class="card__corner"><text x="{x}" y="17" text-anchor="middle">{rank}</text>'
+    '<use href="#suit-{suit}" x="5" y="20" width="12" height="12"/></g>'
+    '<use class="card__pip" href="#suit-{suit}" x="16" y="28" width="28" height="28"/>'
+    '<g class="card__corner" transform="rotate(180 30 42)">'
+    '<text x="{x}" y="17" text-anchor="middle">{rank}</text>'
+    '<use href="#suit-{suit}" x="5" y="20" width="12" height="12"/></g></svg>'
+)
+
+
 @lru_cache(maxsize=1024)
 def _card_html(card, extra_class):
     c, code, colour = _parts(card)
+    rank = RANK_CODES[c >> 2]
+    face = _FACE.format(x=11, rank=escape(rank), suit="CDHS"[c & 3])
     return format_html(
-        '<span class="card card--{} {}" data-card="{}" aria-label="{}" role="img">'
-        '<span class="card__rank" aria-hidden="true">{}</span>'
-        '<span class="card__suit" aria-hidden="true">{}</span></span>',
-        colour, extra_class, code, NAMES[c], RANK_CODES[c >> 2], SUIT_SYMBOLS[c & 3])
+        '<span class="card card--{} card--suit-{} {}" data-card="{}" aria-label="{}" role="img">'
+        '{}</span>', colour, "CDHS"[c & 3], extra_class, code, NAMES[c], mark_safe(face))  # noqa: S308
 
 
 @register.simple_tag
@@ -131,9 +148,94 @@ def seat_badges(p, scoring):
     return _memo("games/_seat_badges.html", p, scoring)
 
 
+_CODE_IN_TEXT = re.compile(r"\b(10|[2-9JQKA])([CDHS])\b")
+_SUIT_OF = dict(zip("CDHS", SUIT_SYMBOLS, strict=True))
+
+
+def _pretty(text: str) -> str:
+    return _CODE_IN_TEXT.sub(lambda m: m.group(1) + _SUIT_OF[m.group(2)], text)
+
+
+@register.filter
+def pretty_card(code):
+    """"QD" -> "Q♦": how people write cards."""
+    return _pretty(str(code))
+
+
 @register.simple_tag
 def log_entries(events):
-    """The game log's rows, newest first: ``events`` is [(seq, text, kind)]."""
+    """The game log's rows, newest first: ``events`` is [(seq, text, kind)], cards as the
+    engine writes them ("QD") shown as people write them ("Q♦")."""
     return mark_safe("".join(  # noqa: S308 -- every value is escaped
-        f'<li class="log__item log__item--{escape(str(kind))}">{escape(str(text))}</li>'
+        f'<li class="log__item log__item--{escape(str(kind))}">{escape(_pretty(str(text)))}</li>'
         for _seq, text, kind in reversed(events)))
+
+
+# -- icons: inline SVG (an emoji such as the bus stop is a blank box without an emoji font) -------
+
+_ICONS = {
+    "bus": '<rect x="4" y="3" width="16" height="14" rx="3"/><path d="M4 11h16M8 3v8M16 3v8"/>'
+           '<circle cx="8" cy="20" r="1.6"/><circle cx="16" cy="20" r="1.6"/>',
+    "clock": '<circle cx="12" cy="12" r="9"/><path d="M12 7v5l3 2"/>',
+    "door": '<path d="M14 4H6v16h8M10 12h10M17 9l3 3-3 3"/>',
+    "shield": '<path d="M12 3l8 3v6c0 5-3.5 8-8 9-4.5-1-8-4-8-9V6z"/><path d="M9 12l2 2 4-4"/>',
+    "swap": '<path d="M4 8h14l-3-3M20 16H6l3 3"/>',
+    "trophy": '<path d="M8 4h8v5a4 4 0 0 1-8 0zM8 6H4c0 3 2 4 4 4M16 6h4c0 3-2 4-4 4M12 13v4'
+              'M8 20h8"/>',
+    "sound": '<path d="M4 9v6h4l5 4V5L8 9z"/>'
+             '<path d="M16 9a4 4 0 0 1 0 6M18.5 6.5a8 8 0 0 1 0 11"/>',
+    "mute": '<path d="M4 9v6h4l5 4V5L8 9z"/><path d="M16 9l5 6M21 9l-5 6"/>',
+    "bell": '<path d="M6 16V11a6 6 0 0 1 12 0v5l2 2H4zM10 20a2 2 0 0 0 4 0"/>',
+    "keys": '<rect x="2" y="6" width="20" height="12" rx="2"/><path d="M6 10h1M10 10h1M14 10h1'
+            'M18 10h0M7 14h10"/>',
+    "bot": '<rect x="5" y="8" width="14" height="11" rx="3"/><path d="M12 4v4M9 13h0M15 13h0"/>',
+    "users": '<circle cx="9" cy="8" r="3.5"/><path d="M2 20c0-4 3-6 7-6s7 2 7 6"/>'
+             '<path d="M16 4.5a3.5 3.5 0 0 1 0 7M18 14c2.5.7 4 2.6 4 6"/>',
+}
+
+
+@register.simple_tag
+def icon(name):
+    """A small line icon in the text's colour; decorative (the words beside it say it)."""
+    return mark_safe(  # noqa: S308 -- fixed markup from the table above
+        f'<svg class="icon icon--{name}" viewBox="0 0 24 24" aria-hidden="true" '
+        f'focusable="false">{_ICONS[name]}</svg>')
+
+
+# -- seats: avatars and places around the table ---------------------------------------------------
+
+AVATAR_COLOURS = 12  # .avatar--c0 … --c11 in table.css: no inline style (CSP)
+
+
+@register.filter
+def initials(name):
+    """"alice" -> "AL"; "Greedy bot 3" -> "GB"; "Bot for bob" -> "BB"."""
+    words = [w for w in str(name).replace("_", " ").replace("-", " ").split()
+             if w[:1].isalnum() and not w.isdigit()]
+    if len(words) >= 2:
+        return (words[0][0] + words[-1][0]).upper()
+    return (words[0] if words else str(name) or "?")[:2].upper()
+
+
+@register.filter
+def avatar_colour(name):
+    """The same colour for the same name on every page and every viewer's screen."""
+    return zlib.crc32(str(name).encode()) % AVATAR_COLOURS
+
+
+MAX_AROUND = 9  # spots drawn in table.css: up to 9 others around the table
+
+
+@register.filter
+def around(opponents, me):
+    """The others in playing order from the viewer's left, each with its spot on the
+    oval (``spot-K-I``: the I-th of K, clockwise from the bottom left). The viewer sits
+    at the bottom; a spectator sees seat 0 at the bottom left."""
+    players = list(opponents or ())
+    if not players:
+        return []
+    total = len(players) + (0 if me is None else 1)
+    start = 0 if me is None else me
+    players.sort(key=lambda p: (p["seat"] - start) % total)
+    k = min(len(players), MAX_AROUND)
+    return [(f"spot-{k}-{min(i, k - 1)}", p) for i, p in enumerate(players)]

@@ -1,0 +1,26 @@
+// Every page: flash messages go when they are stale.
+(function () {
+  "use strict";
+
+  var STALE_AFTER_MS = 10000;
+
+  function dismiss(message) {
+    if (message && message.parentNode) { message.parentNode.removeChild(message); }
+  }
+
+  document.addEventListener("click", function (evt) {
+    var button = evt.target.closest && evt.target.closest("[data-dismiss]");
+    if (button) { dismiss(button.closest(".message")); }
+  });
+
+  // Good news ("You sat down", "Your table is open") is true only for a moment; errors
+  // and warnings stay until dismissed. A page that changes under the reader (the table)
+  // drops them sooner: see table.js.
+  setTimeout(function () {
+    document.querySelectorAll(".message--success, .message--info").forEach(dismiss);
+  }, STALE_AFTER_MS);
+
+  window.stopbusDropStaleMessages = function () {
+    document.querySelectorAll(".message--success, .message--info").forEach(dismiss);
+  };
+})();

@@ -1,0 +1,187 @@
+"""The room's server side: lobby counts and avatars, play now, preferences, the board's
+markup contracts, and the Makefile's site-only install and terminal-less superuser."""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import actions
+from games.board import board_for, load_table
+from games.models import Table
+from games.templatetags.cards import around, avatar_colour, initials, pretty_card
+from tests.factories import UserFactory, preset_variant, start_table_game
+from tests.servers import ROOT
+
+pytestmark = pytest.mark.django_db
+
+
+def signed_in(user):
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_the_lobby_counts_every_seat_of_a_table_one_sits_at():
+    """Three sit at a four-seat table: "3 of 4", not the "1/4" of a join on one's own seat."""
+    host, guest = UserFactory(username="host"), UserFactory(username="guest")
+    variant = preset_variant()
+    table = actions.create_table(host, name="Counted", variant=variant, seats=4)
+    actions.join_table(table, guest)
+    actions.add_bot(table, host, "greedy")
+    html = signed_in(guest).get(reverse("games:lobby")).content.decode()
+    assert "3 of 4 seats taken" in html
+    row = html[html.index("Counted"):]
+    row = row[:row.index("</li>")]
+    assert row.count('class="avatar ') == 3  # the seats, as avatars
+    assert variant.description[:30] in row  # the variant's summary
+
+
+def test_play_now_seats_bots_and_starts_the_game():
+    user = UserFactory()
+    response = signed_in(user).post(reverse("games:play_now"))
+    table = Table.objects.get(host=user)
+    assert response.status_code == 302 and response["Location"] == table.get_absolute_url()
+    assert table.status == Table.Status.PLAYING
+    assert [s.is_bot for s in table.seat_set.all()] == [False, True, True]
+
+
+def test_play_now_is_a_post_for_people_signed_in():
+    assert Client().post(reverse("games:play_now")).status_code == 302  # to log in
+    assert signed_in(UserFactory()).get(reverse("games:play_now")).status_code == 405
+    assert not Table.objects.exists()
+
+
+def test_preferences_are_remembered_per_user_and_bad_input_changes_nothing():
+    user = UserFactory()
+    client = signed_in(user)
+    assert user.sound and not user.four_colour_deck
+    assert client.post(reverse("games:preferences"), {"sound": "off"},
+                       HTTP_HX_REQUEST="true").status_code == 204
+    user.refresh_from_db()
+    assert not user.sound and not user.four_colour_deck
+    client.post(reverse("games:preferences"), {"form": "all", "four_colour_deck": "on",
+                                               "next": "/accounts/profile/"})
+    user.refresh_from_db()
+    assert user.four_colour_deck and not user.sound
+    assert client.post(reverse("games:preferences"), {}).status_code == 400
+    page = client.get(reverse("games:lobby")).content.decode()
+    assert 'class="deck-4"' in page and 'data-sound="off"' in page
+    # an outside "next" is not followed
+    response = client.post(reverse("games:preferences"),
+                           {"form": "all", "next": "https://example.org/"})
+    assert response["Location"] == reverse("games:lobby")
+
+
+def test_the_board_marks_its_regions_keeps_the_card_contract_and_fixes_the_axe_findings():
+    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    game = start_table_game([alice, bob], bots=["greedy"])
+    html = signed_in(alice).get(game.table.get_absolute_url()).content.decode()
+    for region in ("waiting", "status", "opponents", "middle", "bus", "me", "showdown",
+                   "standings", "log", "spectators", "invite"):
+        assert f"<!--fragment:{region}-->" in html and f'id="{region}"' in html
+    # lives tokens: a label only with a role that takes one
+    for tokens in re.findall(r'<span class="stack tokens"[^>]*>', html):
+        assert 'role="img"' in tokens
+    # headings in order: no h3 under the h1 without an h2
+    assert "<h3" not in html[html.index('id="middle"'):html.index('id="bus"')]
+    # no emoji bus stop; inline SVG instead
+    assert "\U0001f68f" not in html and "&#128655;" not in html
+    # Swap waits for both cards (table.js enables it)
+    if 'id="swap-form"' in html:
+        assert re.search(r'<button type="submit" class="btn btn-primary" data-key="s"[^>]*disabled', html)
+    # no inline script or handler: a Content-Security-Policy is coming
+    assert not re.search(r"<script(?![^>]*\bsrc=)", html)
+    assert not re.search(r"\son[a-z]+=", html) and "hx-on" not in html
+
+
+def test_the_invite_box_is_part_of_the_board_for_every_seated_player():
+    host, guest = UserFactory(), UserFactory()
+    table = actions.create_table(host, name="Secret", variant=preset_variant(), seats=3,
+                                 private=True)
+    data = load_table(table.pk)
+    assert board_for(data, guest)["my_table_seat"] is None
+    actions.join_table(table, guest)
+    from django.template.loader import render_to_string
+
+    context = board_for(load_table(table.pk), guest)
+    html = render_to_string("games/_board.html", context)
+    assert 'id="invite-link"' in html and table.invite_code in html
+
+
+def test_seat_helpers():
+    assert initials("alice") == "AL"
+    assert initials("Greedy bot 3") == "GB"
+    assert initials("Bot for bob") == "BB"
+    assert avatar_colour("alice") == avatar_colour("alice")
+    assert pretty_card("QD") == "Q\u2666" and pretty_card("10S") == "10\u2660"
+    players = [{"seat": s} for s in (0, 1, 3)]
+    # seen from seat 2: seat 3 on the left, then 0, then 1
+    assert [p["seat"] for _, p in around(players, 2)] == [3, 0, 1]
+    assert [spot for spot, _ in around(players, 2)] == ["spot-3-0", "spot-3-1", "spot-3-2"]
+
+
+# -- the Makefile ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def venv(tmp_path):
+    """A stand-in venv whose requirements count as installed, so make runs no pip."""
+    bin_dir = tmp_path / "venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    python = bin_dir / "python"  # a script, not a link: the real venv's packages come along
+    python.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+    python.chmod(0o755)
+    for marker in (".installed", ".installed-dev"):
+        (tmp_path / "venv" / marker).touch()
+    return tmp_path / "venv"
+
+
+needs_make = pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+
+
+@needs_make
+def test_make_run_installs_only_what_the_site_needs():
+    plan = subprocess.run(["make", "-n", "-B", "run", "VENV=/nonexistent/venv"], cwd=ROOT,
+                          capture_output=True, text=True, check=True).stdout
+    assert "-r requirements.txt" in plan and "requirements-dev.txt" not in plan
+    tests = subprocess.run(["make", "-n", "-B", "test", "VENV=/nonexistent/venv"], cwd=ROOT,
+                           capture_output=True, text=True, check=True).stdout
+    assert "-r requirements-dev.txt" in tests
+
+
+@needs_make
+def test_make_superuser_without_a_terminal_fails_clearly(venv, tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_SUPERUSER_")}
+    env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    done = subprocess.run(["make", "superuser", f"VENV={venv}"], cwd=ROOT, env=env,
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0
+    assert "DJANGO_SUPERUSER_USERNAME" in done.stderr and "no terminal" in done.stderr
+
+    partial = {**env, "DJANGO_SUPERUSER_USERNAME": "boss"}
+    done = subprocess.run(["make", "superuser", f"VENV={venv}"], cwd=ROOT, env=partial,
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0 and "DJANGO_SUPERUSER_PASSWORD" in done.stderr
+
+
+@needs_make
+def test_make_superuser_takes_the_account_from_the_environment(venv, tmp_path):
+    db = tmp_path / "db.sqlite3"
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}",
+           "DJANGO_SUPERUSER_USERNAME": "boss", "DJANGO_SUPERUSER_EMAIL": "boss@example.org",
+           "DJANGO_SUPERUSER_PASSWORD": "a-long-secret-88"}
+    done = subprocess.run(["make", "superuser", f"VENV={venv}"], cwd=ROOT, env=env,
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr
+    import sqlite3
+
+    with sqlite3.connect(Path(db)) as conn:
+        rows = conn.execute("SELECT username, is_superuser FROM accounts_user").fetchall()
+    assert rows == [("boss", 1)]
