@@ -165,11 +165,6 @@ def _cards(codes) -> str:
     return pgettext("list of cards", ", ").join(codes)
 
 
-def _sentences(*parts: str) -> str:
-    # English puts a space between sentences; Japanese puts none.
-    return pgettext("between sentences", " ").join(p for p in parts if p)
-
-
 def _as_dict(event) -> dict:
     return event.to_dict() if isinstance(event, Event) else event
 
@@ -210,17 +205,21 @@ def _say_cut(event, data, names, private, ranking):
 
 
 def _say_deal(event, data, names, private, ranking):
-    parts = [_("Hand %(hand)d: %(dealer)s deals.") % {
-        "hand": data["hand"], "dealer": _name(names, data["dealer"])}]
-    if "pot" in data:
-        parts.append(_("Everyone antes 1 chip; the pot is %(pot)d.") % {"pot": data["pot"]})
+    words = {"hand": data["hand"], "dealer": _name(names, data["dealer"]),
+             "pot": data.get("pot"), "card": data.get("discard")}
+    # Whole sentences for each case, so that no language has to join pieces.
     if "widow" in data:
-        parts.append(_("The widow: %(cards)s.") % {"cards": _cards(data["widow"])})
-    elif "discard" in data:
-        parts.append(_("The discard pile starts with %(card)s.") % {"card": data["discard"]})
-    else:
-        raise KeyError("widow")  # stored before deals carried their cards
-    return _sentences(*parts)
+        words["cards"] = _cards(data["widow"])
+        if "pot" in data:
+            return _("Hand %(hand)d: %(dealer)s deals. Everyone antes 1 chip; the pot is "
+                     "%(pot)d. The widow: %(cards)s.") % words
+        return _("Hand %(hand)d: %(dealer)s deals. The widow: %(cards)s.") % words
+    if "discard" not in data:
+        raise KeyError("discard")  # stored before deals carried their cards
+    if "pot" in data:
+        return _("Hand %(hand)d: %(dealer)s deals. Everyone antes 1 chip; the pot is "
+                 "%(pot)d. The discard pile starts with %(card)s.") % words
+    return _("Hand %(hand)d: %(dealer)s deals. The discard pile starts with %(card)s.") % words
 
 
 def _say_swap(event, data, names, private, ranking):
@@ -385,3 +384,10 @@ _SAYERS = {
     "pot": _say_pot,
     "game_over": _say_game_over,
 }
+
+
+def place_label(place: int) -> str:
+    """A finishing place: "3rd" / "3位"."""
+    # English has its ordinals; other languages get the number to place in their words.
+    return pgettext("finishing place", "%(ordinal)s") % {
+        "ordinal": ordinal(place) if _speaks_english() else str(place)}

@@ -1,0 +1,53 @@
+"""Cards and hands in the reader's language, for templates.
+
+``{% load i18n_cards %}`` then ``{{ "QS"|card_name }}`` ("Queen of spades" /
+"スペードのクイーン", for aria-label), ``{% hand_words category cards ranking %}``
+("Run, Q-K-A" / "ラン（Q-K-A）") and ``{{ "run"|category_label }}``. The words come
+from games/event_text.py, so the log, the showdown and the cards agree.
+"""
+
+from django import template
+
+from games import event_text
+
+register = template.Library()
+
+
+@register.filter
+def card_name(card) -> str:
+    """A card code ("QS"), engine int or {"code": ...} dict -> its name in words."""
+    if isinstance(card, dict):
+        card = card["code"]
+    return event_text.card_name(card)
+
+
+@register.filter
+def category_label(category) -> str:
+    return event_text.category_label(str(category))
+
+
+@register.simple_tag
+def hand_words(category, cards, ranking="brag") -> str:
+    return event_text.hand_words(category, cards, ranking)
+
+
+@register.filter
+def rules_summary(rules) -> list[str]:
+    """A variant's house rules (HouseRules) in plain sentences in the reader's language."""
+    from games.rules_text import describe
+
+    return describe(rules)
+
+
+@register.filter
+def variant_name(variant) -> str:
+    from games.rules_text import variant_name as name
+
+    return name(variant)
+
+
+@register.filter
+def variant_description(variant) -> str:
+    from games.rules_text import variant_description as description
+
+    return description(variant)
