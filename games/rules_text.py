@@ -146,17 +146,17 @@ def preset_words() -> set[str]:
     return {p.name for p in PRESETS.values()} | {p.description for p in PRESETS.values()}
 
 
-def _stored(text: str) -> str:
+def translate_stored(text: str) -> str:
     return _(text) if text in PRESET_WORDS else text
 
 
 def variant_name(variant) -> str:
     """A variant's name: a preset's translated, one an admin named shown as written."""
-    return _stored(variant.name)
+    return translate_stored(variant.name)
 
 
 def variant_description(variant) -> str:
-    return _stored(variant.description)
+    return translate_stored(variant.description)
 
 
 # The engine's option labels (games/engine/rules.py EXCHANGES, RANKINGS, ACE_LOW_RUNS,

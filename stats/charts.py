@@ -78,8 +78,9 @@ def bar_chart(chart_id: str, bars: list[tuple[str, int]], *, title: str,
     height = top * 2 + row * max(len(bars), 1)
     parts = [_open(chart_id, title, description, height)]
     if not bars:
+        empty = escape(_("Nothing yet"))
         parts.append(f'<text class="chart__empty" x="{WIDTH / 2:.0f}" y="{height / 2 + 4:.0f}" '
-                     f'text-anchor="middle">{escape(_("Nothing yet"))}</text></svg>')
+                     f'text-anchor="middle">{empty}</text></svg>')
         return mark_safe("".join(parts))  # noqa: S308 -- every text above is escaped
     most = max(count for _, count in bars) or 1
     plot_w = WIDTH - label_w - right

@@ -22,6 +22,7 @@ from games.access import may_watch
 from games.engine.ranking import BRAG_CATEGORIES, COMMERCE_CATEGORIES
 from games.event_text import category_label, place_label
 from games.models import Action, Game, GamePlayer, Variant
+from games.rules_text import translate_stored
 
 from .charts import bar_chart, describe_counts, line_chart
 from .models import PlayerGame, PlayerStats
@@ -114,7 +115,7 @@ def _profile(request, player, mine=False):
         recent = recent.filter(variant=variant)
     recent = _result_rows(recent, variants, limit=RECENT_GAMES)
 
-    scope = variant.name if variant else _("all variants")
+    scope = translate_stored(variant.name) if variant else _("all variants")
     context = {
         "player": player,
         "mine": mine,

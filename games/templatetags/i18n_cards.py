@@ -51,3 +51,12 @@ def variant_description(variant) -> str:
     from games.rules_text import variant_description as description
 
     return description(variant)
+
+
+@register.filter
+def preset_text(text) -> str:
+    """A stored variant name or description: a preset's own words translated, an admin's
+    shown as written (for pages that have the name as a string, not the variant)."""
+    from games.rules_text import translate_stored
+
+    return translate_stored(str(text))
