@@ -39,7 +39,14 @@ class UserLanguageMiddleware:
         if language:
             translation.activate(language)
             request.LANGUAGE_CODE = language
-        return self.get_response(request)
+        response = self.get_response(request)
+        # Said here, because the language is put back below, before LocaleMiddleware
+        # (outside this one) would read it for the header.
+        response.headers.setdefault("Content-Language", translation.get_language())
+        # Activation is per thread: without this, whatever runs next on the thread
+        # outside a request (a worker, a test) would speak this reader's language.
+        translation.deactivate()
+        return response
 
 
 @require_POST

@@ -13,6 +13,8 @@ an admin wrote as it is.
 
 from __future__ import annotations
 
+import importlib
+
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop, ngettext
 
@@ -115,35 +117,54 @@ def describe(rules: HouseRules) -> list[str]:
     return lines
 
 
-# The presets' own words, marked for translation (games/engine/rules.py PRESETS holds
-# the same English; tests/test_i18n_rules.py checks that the two lists agree).
+# The presets' own words, marked for translation: the engine's PRESETS and the
+# descriptions the data migration stored (games/migrations/0002_variant_presets.py);
+# tests/test_i18n_rules.py checks that this list and those two agree.
 PRESET_WORDS = frozenset((
     gettext_noop("Stop the Bus (classic)"),
     gettext_noop("Bastard as it is played in pubs: swap with three cards in the middle, "
                  "3-3-3 best, three lives, floating."),
+    gettext_noop("The pub game: swap one card at a time with the three in the middle, or stop "
+                 "the bus. 3-3-3 is the best hand, A-2-3 the best run. Three lives each, and "
+                 "with none left you float on until you lose again."),
     gettext_noop("Stop the Bus (draw & discard)"),
     gettext_noop("Draw from the stock or take the discard, as described on pagat.com; equal "
                  "hands are split by suit."),
+    gettext_noop("Draw from the stock or take the top discard, then throw one away. Equal "
+                 "hands are split by suit: the best suit of the highest card wins."),
     gettext_noop("Stop the Bus (house of seed 002)"),
     gettext_noop("Aces high: A-A-A is the best prial and A-2-3 is no run; you may swap and "
                  "stop in the same turn; out at zero lives."),
+    gettext_noop("Aces high: A-A-A is the best prial and A-2-3 is no run. You may swap and "
+                 "stop the bus in the same turn, and you are out at zero lives."),
     gettext_noop("Thirty-One Blitz"),
     gettext_noop("Stock and discard; thirty-one in one suit beats everything and ends play "
                  "at once."),
+    gettext_noop("Draw and discard, chasing thirty-one in one suit: it beats every other "
+                 "hand, and holding it at the end of your turn ends play at once."),
     gettext_noop("Race to Five"),
     gettext_noop("No lives: the best hand of each showdown scores a point; first to five "
                  "wins."),
+    gettext_noop("No lives to lose: the best hand at each showdown scores a point, and the "
+                 "first to five points alone wins."),
     gettext_noop("Commerce"),
     gettext_noop("The French forerunner: swap up to three cards, the dealer may swap unseen, "
                  "knock to end, best hand takes the pot."),
+    gettext_noop("The old French game for 3 to 10: swap up to three cards with the middle, "
+                 "the dealer may swap blind, knock to end the play. Everyone antes a chip and "
+                 "the best hand takes the pot."),
     gettext_noop("Double-or-nothing stop"),
     gettext_noop("Classic rules, but a stopper with the worst hand loses two lives."),
+    gettext_noop("Classic rules with a sting: if you stop the bus and end up with the worst "
+                 "hand, you lose two lives."),
 ))
 
 
 def preset_words() -> set[str]:
-    """Every preset's name and description as the engine writes them."""
-    return {p.name for p in PRESETS.values()} | {p.description for p in PRESETS.values()}
+    """Every preset's name and description, as the engine and the data migration write them."""
+    stored = importlib.import_module("games.migrations.0002_variant_presets").PRESETS
+    return ({p.name for p in PRESETS.values()} | {p.description for p in PRESETS.values()}
+            | {p["name"] for p in stored} | {p["description"] for p in stored})
 
 
 def translate_stored(text: str) -> str:
