@@ -196,3 +196,19 @@ def test_the_english_check_catches_english():
     assert english_left("さくらがQSを10Hと交換しました（Q-K-A、3-A-K）") == []
     assert english_left("ランドAS") == [] and english_left("AS is") == ["is"]
     assert list(itertools.islice(simulated_events(games_per_rules=1), 1))
+
+
+def test_templates_reach_the_same_words_through_i18n_cards():
+    from django.template import Context, Template
+
+    template = Template('{% load i18n_cards %}{{ "QS"|card_name }}|{{ card|card_name }}|'
+                        '{% hand_words "run" cards %}|{{ "prial"|category_label }}|'
+                        '{% hand_words "flush" flush "commerce" %}')
+    context = Context({"card": {"code": "10H"}, "cards": ["QS", "KD", "AC"],
+                       "flush": ["AS", "KS", "4S"]})
+    with translation.override("en-gb"):
+        assert template.render(context) == (
+            "Queen of spades|Ten of hearts|Run, Q-K-A|Prial|Flush, 25 points (A-K-4)")
+    with translation.override("ja"):
+        assert template.render(context) == (
+            "スペードのクイーン|ハートの10|ラン（Q-K-A）|プライアル|フラッシュ（25点、A-K-4）")

@@ -8,7 +8,7 @@ from games/event_text.py, so the log, the showdown and the cards agree.
 
 from django import template
 
-from games import event_text
+from games import event_text, rules_text
 
 register = template.Library()
 
@@ -34,29 +34,21 @@ def hand_words(category, cards, ranking="brag") -> str:
 @register.filter
 def rules_summary(rules) -> list[str]:
     """A variant's house rules (HouseRules) in plain sentences in the reader's language."""
-    from games.rules_text import describe
-
-    return describe(rules)
+    return rules_text.describe(rules)
 
 
 @register.filter
 def variant_name(variant) -> str:
-    from games.rules_text import variant_name as name
-
-    return name(variant)
+    return rules_text.variant_name(variant)
 
 
 @register.filter
 def variant_description(variant) -> str:
-    from games.rules_text import variant_description as description
-
-    return description(variant)
+    return rules_text.variant_description(variant)
 
 
 @register.filter
 def preset_text(text) -> str:
     """A stored variant name or description: a preset's own words translated, an admin's
     shown as written (for pages that have the name as a string, not the variant)."""
-    from games.rules_text import translate_stored
-
-    return translate_stored(str(text))
+    return rules_text.translate_stored(str(text))
