@@ -111,6 +111,7 @@ def test_the_header_offers_the_switch_in_each_languages_own_name(client):
     assert 'name="next" value="/rules/"' in html
     html = rules_page(client, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
     assert 'value="ja" lang="ja" aria-pressed="true" disabled>日本語</button>' in html
+    assert 'value="en-gb" lang="en-gb" aria-pressed="false">English</button>' in html
     assert ">言語</span>" in html
 
 

@@ -7,6 +7,7 @@ from games/event_text.py, so the log, the showdown and the cards agree.
 """
 
 from django import template
+from django.conf import settings
 
 from games import event_text, rules_text
 
@@ -52,3 +53,11 @@ def preset_text(text) -> str:
     """A stored variant name or description: a preset's own words translated, an admin's
     shown as written (for pages that have the name as a string, not the variant)."""
     return rules_text.translate_stored(str(text))
+
+
+@register.simple_tag
+def own_language_names():
+    """(code, name) of every language the site speaks, each name in its own language
+    (settings.LANGUAGES as written), for the language switch: a reader looking for
+    their language must recognise it whatever the page's language is."""
+    return list(settings.LANGUAGES)
