@@ -160,7 +160,7 @@ def test_templates_still_to_translate_are_reported_and_still_need_it():
         f" STILL_TO_TRANSLATE): {', '.join(sorted(STILL_TO_TRANSLATE))}", stacklevel=1)
 
 
-def test_the_check_finds_english_outside_the_tags():
+def test_the_check_finds_english_outside_the_tags(tmp_path):
     """The checker itself: text, read attributes and buttons are caught; translated
     text, tags, comments, scripts and symbols are not."""
     template = TEMPLATES / "stats" / "_pagination.html"
@@ -176,10 +176,7 @@ def test_the_check_finds_english_outside_the_tags():
         "<script>let label = 'not shown';</script><p>SHA-256</p>": [],
         '<div class="stats-table" id="x">{{ value }}</div>': [],
     }
+    probe = tmp_path / "probe.html"
     for source, expected in samples.items():
-        probe = Path(settings.BASE_DIR) / "tests" / ".i18n_probe.html"
         probe.write_text(source, encoding="utf-8")
-        try:
-            assert untranslated_text(probe) == expected, source
-        finally:
-            probe.unlink()
+        assert untranslated_text(probe) == expected, source
