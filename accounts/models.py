@@ -1,6 +1,13 @@
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models.functions import Lower
+from django.utils.translation import gettext_lazy as _
+
+
+def language_choices():
+    # A callable, so adding a language to settings.LANGUAGES needs no migration.
+    return settings.LANGUAGES
 
 
 class User(AbstractUser):
@@ -16,6 +23,9 @@ class User(AbstractUser):
     sound = models.BooleanField(
         "sounds at the table", default=True,
         help_text="A chime on your turn, and sounds for the deal, a stopped bus and the result.")
+    # Blank: no preference saved, so the browser's Accept-Language decides.
+    language = models.CharField(_("language"), max_length=10, blank=True, default="",
+                                choices=language_choices)
 
     REQUIRED_FIELDS = ["email"]
 

@@ -14,6 +14,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from .engine import HouseRules, RulesError
 from .engine.bots import BOT_LEVELS
@@ -40,7 +41,8 @@ _BRAG = BragRules()
 
 
 def _choices(options: dict[str, str]) -> list[tuple[str, str]]:
-    return list(options.items())
+    # Lazy, so forms and admin show the reader's language (games/rules_text.py marks them).
+    return [(key, _(label)) for key, label in options.items()]
 
 
 class VariantQuerySet(models.QuerySet):
@@ -53,114 +55,114 @@ class Variant(models.Model):
 
     name = models.CharField(max_length=80, unique=True)
     slug = models.SlugField(max_length=80, unique=True)
-    description = models.TextField(blank=True, help_text="Shown to players when they choose.")
+    description = models.TextField(blank=True, help_text=_("Shown to players when they choose."))
     game = models.CharField(
         max_length=20, choices=KIND_CHOICES, default=DEFAULT_KIND,
-        help_text="The game this variant plays. It cannot change once tables have used it.")
+        help_text=_("The game this variant plays. It cannot change once tables have used it."))
 
     # -- ranking ---------------------------------------------------------------------------------
     ranking = models.CharField(
         max_length=10, choices=_choices(RANKINGS), default="brag",
-        help_text="Brag hands (prial, running flush, run, flush, pair) or Commerce hands "
-                  "(tricon, sequence, flush, pair, point).")
+        help_text=_("Brag hands (prial, running flush, run, flush, pair) or Commerce hands "
+                    "(tricon, sequence, flush, pair, point)."))
     threes_high = models.BooleanField(
-        default=True, help_text="3-3-3 is the best prial, above A-A-A. Off: A-A-A is best.")
+        default=True, help_text=_("3-3-3 is the best prial, above A-A-A. Off: A-A-A is best."))
     ace_low_run = models.CharField(
         max_length=10, choices=_choices(ACE_LOW_RUNS), default="top",
-        help_text="Where A-2-3 stands among runs: the best, the lowest, or not a run at all.")
+        help_text=_("Where A-2-3 stands among runs: the best, the lowest, or not a run at all."))
     tie_rule = models.CharField(
         max_length=10, choices=_choices(TIE_RULES), default="share",
-        help_text="Equal worst hands: everyone tied loses, or the suit of the highest card "
-                  "decides (spades > hearts > diamonds > clubs).")
+        help_text=_("Equal worst hands: everyone tied loses, or the suit of the highest card "
+                    "decides (spades > hearts > diamonds > clubs)."))
     thirty_one = models.BooleanField(
-        default=False, help_text="Three cards of one suit worth 31 (A = 11, pictures and tens "
-                                 "10) beat every prial.")
+        default=False, help_text=_("Three cards of one suit worth 31 (A = 11, pictures and tens "
+                                   "10) beat every prial."))
     blitz = models.BooleanField(
-        default=False, help_text="Holding 31 at the end of your turn ends play at once. "
-                                 "Needs thirty-one.")
+        default=False, help_text=_("Holding 31 at the end of your turn ends play at once. "
+                                   "Needs thirty-one."))
     blitz_prials = models.BooleanField(
-        default=False, help_text="3-3-3 and A-A-A also blitz, and beat 31. Needs blitz.")
+        default=False, help_text=_("3-3-3 and A-A-A also blitz, and beat 31. Needs blitz."))
 
     # -- exchange --------------------------------------------------------------------------------
     exchange = models.CharField(
         max_length=10, choices=_choices(EXCHANGES), default="widow",
-        help_text="Swap with three face-up cards in the middle, or draw from a stock and "
-                  "discard.")
+        help_text=_("Swap with three face-up cards in the middle, or draw from a stock and "
+                    "discard."))
     swap_limit = models.PositiveSmallIntegerField(
         default=1, validators=[MinValueValidator(1), MaxValueValidator(3)],
-        help_text="How many cards a player may swap with the middle in one turn (Commerce: 3).")
+        help_text=_("How many cards a player may swap with the middle in one turn (Commerce: 3)."))
     dealer_blind_swap = models.BooleanField(
-        default=False, help_text="Before looking, the dealer may swap cards unseen with the "
-                                 "middle (Commerce).")
+        default=False, help_text=_("Before looking, the dealer may swap cards unseen with the "
+                                   "middle (Commerce)."))
     may_pass = models.BooleanField(
-        default=False, help_text="Players may pass at any time, not only in the final round.")
+        default=False, help_text=_("Players may pass at any time, not only in the final round."))
 
     # -- stopping the bus ------------------------------------------------------------------------
     stop_after_swap = models.BooleanField(
-        default=False, help_text="A player may swap and then stop the bus in the same turn.")
+        default=False, help_text=_("A player may swap and then stop the bus in the same turn."))
     stopper_penalty = models.PositiveSmallIntegerField(
         default=1, validators=[MinValueValidator(1), MaxValueValidator(MAX_LIVES)],
-        help_text="Lives lost by the player who stopped the bus if theirs is the worst hand.")
+        help_text=_("Lives lost by the player who stopped the bus if theirs is the worst hand."))
 
     # -- lives and scoring -----------------------------------------------------------------------
     scoring = models.CharField(
         max_length=10, choices=_choices(SCORINGS), default="lives",
-        help_text="Lives: the worst hand loses a life. Points: the best hand scores. Pot: "
-                  "everyone antes and the best hand takes the chips.")
+        help_text=_("Lives: the worst hand loses a life. Points: the best hand scores. Pot: "
+                    "everyone antes and the best hand takes the chips."))
     starting_lives = models.PositiveSmallIntegerField(
         default=3, validators=[MinValueValidator(1), MaxValueValidator(MAX_LIVES)],
-        help_text="Lives each player starts with.")
+        help_text=_("Lives each player starts with."))
     floating = models.BooleanField(
-        default=True, help_text="With no lives left a player floats on; losing again puts them "
-                                "out. Off: out at zero lives.")
+        default=True, help_text=_("With no lives left a player floats on; losing again puts them "
+                                  "out. Off: out at zero lives."))
     target_points = models.PositiveSmallIntegerField(
         default=5, validators=[MinValueValidator(1), MaxValueValidator(MAX_TARGET_POINTS)],
-        help_text="Points scoring: the first to reach this alone wins.")
+        help_text=_("Points scoring: the first to reach this alone wins."))
     starting_chips = models.PositiveSmallIntegerField(
         default=10, validators=[MinValueValidator(1), MaxValueValidator(MAX_VARIANT_CHIPS)],
-        help_text="Chips each player starts with. Stop the Bus pot scoring (usually 10; the "
-                  "ante is 1 a hand) or Brag (usually 100).")
+        help_text=_("Chips each player starts with. Stop the Bus pot scoring (usually 10; the "
+                  "ante is 1 a hand) or Brag (usually 100)."))
 
     # -- Three Card Brag ---------------------------------------------------------------------
     ante = models.PositiveSmallIntegerField(
-        default=_BRAG.ante, help_text="Chips every player still in pays before each deal.")
+        default=_BRAG.ante, help_text=_("Chips every player still in pays before each deal."))
     betting = models.CharField(
         max_length=10, choices=BETTING_CHOICES, default=_BRAG.betting,
-        help_text="Limit: stakes between the limits below. Pot limit: a stake may be as large "
-                  "as every chip in the middle.")
+        help_text=_("Limit: stakes between the limits below. Pot limit: a stake may be as large "
+                  "as every chip in the middle."))
     min_bet = models.PositiveSmallIntegerField(
-        default=_BRAG.min_bet, help_text="The smallest opening stake (and what staying in "
-                                         "costs before anyone bets).")
+        default=_BRAG.min_bet, help_text=_("The smallest opening stake (and what staying in "
+                                         "costs before anyone bets)."))
     max_bet = models.PositiveSmallIntegerField(
-        default=_BRAG.max_bet, help_text="Limit play: the largest opening stake.")
+        default=_BRAG.max_bet, help_text=_("Limit play: the largest opening stake."))
     max_raise = models.PositiveSmallIntegerField(
-        default=_BRAG.max_raise, help_text="Limit play: the most a later bet may raise the "
-                                           "stake.")
+        default=_BRAG.max_raise, help_text=_("Limit play: the most a later bet may raise the "
+                                           "stake."))
     blind_play = models.BooleanField(
-        default=_BRAG.blind_play, help_text="Players may bet without looking at their cards; "
-                                            "a blind bet counts double.")
+        default=_BRAG.blind_play, help_text=_("Players may bet without looking at their cards; "
+                                            "a blind bet counts double."))
     shuffle = models.CharField(
         max_length=12, choices=SHUFFLE_CHOICES, default=_BRAG.shuffle,
-        help_text="When the pack is shuffled between hands (the seed: only after a pot is won "
-                  "with a prial shown).")
+        help_text=_("When the pack is shuffled between hands (the seed: only after a pot is won "
+                  "with a prial shown)."))
     max_hands = models.PositiveSmallIntegerField(
-        default=_BRAG.max_hands, help_text="The game ends after this many hands; 0: only when "
-                                           "one player has every chip.")
+        default=_BRAG.max_hands, help_text=_("The game ends after this many hands; 0: only when "
+                                           "one player has every chip."))
 
     # -- table -----------------------------------------------------------------------------------
     min_players = models.PositiveSmallIntegerField(
-        default=2, validators=[MinValueValidator(2)], help_text="Fewest players to start.")
+        default=2, validators=[MinValueValidator(2)], help_text=_("Fewest players to start."))
     max_players = models.PositiveSmallIntegerField(
-        default=6, validators=[MinValueValidator(2)], help_text="Most seats at a table.")
+        default=6, validators=[MinValueValidator(2)], help_text=_("Most seats at a table."))
     turn_seconds = models.PositiveSmallIntegerField(
         null=True, blank=True, default=45,
         validators=[MinValueValidator(5), MaxValueValidator(MAX_TURN_SECONDS)],
-        help_text="Seconds per turn before the server plays for you. Empty: no clock "
-                  "(friendly tables).")
+        help_text=_("Seconds per turn before the server plays for you. Empty: no clock "
+                    "(friendly tables)."))
     rated = models.BooleanField(
-        default=True, help_text="Games on this variant change players' ratings.")
+        default=True, help_text=_("Games on this variant change players' ratings."))
     active = models.BooleanField(
-        default=True, help_text="Only active variants can be chosen for new tables.")
+        default=True, help_text=_("Only active variants can be chosen for new tables."))
     display_order = models.PositiveSmallIntegerField(default=0)
 
     created_at = models.DateTimeField(auto_now_add=True)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 
 WIDTH = 640
 
@@ -76,8 +78,9 @@ def bar_chart(chart_id: str, bars: list[tuple[str, int]], *, title: str,
     height = top * 2 + row * max(len(bars), 1)
     parts = [_open(chart_id, title, description, height)]
     if not bars:
+        empty = escape(_("Nothing yet"))
         parts.append(f'<text class="chart__empty" x="{WIDTH / 2:.0f}" y="{height / 2 + 4:.0f}" '
-                     'text-anchor="middle">Nothing yet</text></svg>')
+                     f'text-anchor="middle">{empty}</text></svg>')
         return mark_safe("".join(parts))  # noqa: S308 -- every text above is escaped
     most = max(count for _, count in bars) or 1
     plot_w = WIDTH - label_w - right
@@ -95,8 +98,20 @@ def bar_chart(chart_id: str, bars: list[tuple[str, int]], *, title: str,
 
 
 def describe_counts(bars: list[tuple[str, int]], unit: str) -> str:
-    """``"1st: 4 games, 2nd: 2 games"`` -- the chart's numbers in one sentence."""
+    """``"1st: 4 games; 2nd: 2 games."`` -- the chart's numbers in one sentence.
+
+    ``unit`` is "game" or "hand": each has its own messages, so that every
+    language can say its plurals its own way.
+    """
     if not bars:
-        return f"No {unit}s yet."
-    return "; ".join(f"{label}: {count} {unit}{'' if count == 1 else 's'}"
-                     for label, count in bars) + "."
+        return _("No games yet.") if unit == "game" else _("No hands yet.")
+    if unit == "game":
+        def entry(label, count):
+            return ngettext("%(label)s: %(count)d game", "%(label)s: %(count)d games",
+                            count) % {"label": label, "count": count}
+    else:
+        def entry(label, count):
+            return ngettext("%(label)s: %(count)d hand", "%(label)s: %(count)d hands",
+                            count) % {"label": label, "count": count}
+    return (pgettext("list of counts", "; ").join(entry(label, count) for label, count in bars)
+            + pgettext("end of sentence", "."))

@@ -11,11 +11,14 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
 from games.engine import Action as EngineAction
 from games.engine import GameState, HouseRules, apply, fairness_reveals, new_game, verify_deck
 from games.engine.cards import CODES
 from games.engine.game import NEXT_HAND, OVER, SHOWDOWN
-from games.engine.ranking import CATEGORY_LABELS
+from games.event_text import category_label, event_text, hand_words
 
 
 @dataclass
@@ -48,10 +51,11 @@ class ShuffleCheck:
     @property
     def what(self) -> str:
         if self.hand == 0:
-            return "The cut for the deal"
+            return _("The cut for the deal")
         if ":reshuffle:" in self.label:
-            return f"Hand {self.hand}: the discard pile reshuffled into a new stock"
-        return f"Hand {self.hand}: the deck"
+            return _("Hand %(hand)d: the discard pile reshuffled into a new stock") % {
+                "hand": self.hand}
+        return _("Hand %(hand)d: the deck") % {"hand": self.hand}
 
 
 @dataclass
@@ -114,12 +118,23 @@ class Replay:
     def phase_text(self) -> str:
         s = self.state
         if s.phase == OVER:
-            return f"Game over: {s.names[s.winner]} wins."
+            return _("Game over: %(name)s wins.") % {"name": s.names[s.winner]}
         if s.phase == SHOWDOWN:
-            return f"Showdown of hand {s.hand_no}."
+            return _("Showdown of hand %(hand)d.") % {"hand": s.hand_no}
         if s.turn is not None:
-            return f"Hand {s.hand_no}: {s.names[s.turn]} to play."
-        return f"Hand {s.hand_no}."
+            return _("Hand %(hand)d: %(name)s to play.") % {"hand": s.hand_no,
+                                                            "name": s.names[s.turn]}
+        return _("Hand %(hand)d.") % {"hand": s.hand_no}
+
+
+# The engine's verdicts (games/engine/fairness.py verify_deck), marked for translation.
+_VERDICTS = frozenset((
+    gettext_noop("The revealed deck holds the same card twice."),
+    gettext_noop("The revealed deck is not one full pack of 52 cards."),
+    gettext_noop("The revealed deck does not match the commitment made at the deal."),
+    gettext_noop("The deck revealed matches the commitment made before play: it was not "
+                 "changed."),
+))
 
 
 def check_shuffle(record: dict, published: dict[str, str]) -> ShuffleCheck:
@@ -133,9 +148,10 @@ def check_shuffle(record: dict, published: dict[str, str]) -> ShuffleCheck:
                              full_pack=full_pack)
     at_deal = published.get(record["label"])
     was_announced = record["hand"] == 0 or at_deal == record["commitment"]
+    reason = _(reason) if reason in _VERDICTS else reason
     if ok and not was_announced:
-        ok, reason = False, ("The revealed deck matches its commitment, but that is not the "
-                             "commitment announced to the players at the deal.")
+        ok, reason = False, _("The revealed deck matches its commitment, but that is not the "
+                              "commitment announced to the players at the deal.")
     return ShuffleCheck(record["hand"], record["label"], record["commitment"], record["salt"],
                         list(record["cards"]), full_pack, ok, reason, was_announced,
                         published=at_deal)
@@ -166,8 +182,11 @@ def published_commitments(actions) -> dict[str, str]:
     return published
 
 
-def event_texts(events: list[dict]) -> list[str]:
-    return [e["text"] for e in events]
+def event_texts(events: list[dict], names=None, ranking: str = "brag") -> list[str]:
+    """The events in the reader's language (in their stored English without ``names``)."""
+    if names is None:
+        return [e["text"] for e in events]
+    return [event_text(e, names, None, ranking=ranking) for e in events]
 
 
 def replay(game, players, actions, step: int) -> Replay:
@@ -204,8 +223,9 @@ def replay(game, players, actions, step: int) -> Replay:
             final_place=p.place if p.place is not None else final.places[i])
         if sd is not None and key in sd["hands"]:
             seat.cards = list(sd["hands"][key])
-            seat.showdown_value = sd["values"][key]
-            seat.showdown_category = CATEGORY_LABELS.get(sd["categories"][key], "")
+            seat.showdown_value = hand_words(sd["categories"][key], sd["hands"][key],
+                                             rules.ranking)
+            seat.showdown_category = category_label(sd["categories"][key])
             if rules.scoring == "lives":
                 seat.lost = i in sd["losers"] and not sd["void"]
             else:
@@ -214,7 +234,8 @@ def replay(game, players, actions, step: int) -> Replay:
     return Replay(
         rules=rules, step=step, last_step=last_step, state=at,
         by=at_row.by if at_row is not None else "table",
-        events=event_texts(at_row.events) if at_row is not None else [],
+        events=(event_texts(at_row.events, names, rules.ranking) if at_row is not None
+                else []),
         seats=seats, hand_starts=hand_starts, shuffles=shuffles,
         widow=[CODES[c] for c in at.widow],
         discard_top=CODES[at.discard[-1]] if at.discard else None,

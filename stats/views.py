@@ -15,11 +15,14 @@ from django.db.models import Count, Exists, F, OuterRef, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.access import may_watch
-from games.engine.game import ordinal
 from games.engine.ranking import BRAG_CATEGORIES, COMMERCE_CATEGORIES
+from games.event_text import category_label, place_label
 from games.models import Action, Game, GamePlayer, Variant
+from games.rules_text import translate_stored
 
 from .charts import bar_chart, describe_counts, line_chart
 from .models import PlayerGame, PlayerStats
@@ -50,7 +53,7 @@ def _selected_variant(request, variants: list[Variant]) -> Variant | None:
     for variant in variants:
         if variant.slug == slug:
             return variant
-    raise Http404("No such variant.")
+    raise Http404(_("No such variant."))
 
 
 def _result_rows(queryset, variants: list[Variant], limit: int | None = None) -> list[dict]:
@@ -126,7 +129,7 @@ def _profile(request, player, mine=False):
         recent = recent.filter(variant=variant)
     recent = _result_rows(recent, variants, limit=RECENT_GAMES)
 
-    scope = variant.name if variant else "all variants"
+    scope = translate_stored(variant.name) if variant else _("all variants")
     context = {
         "player": player,
         "mine": mine,
@@ -149,31 +152,41 @@ def _profile(request, player, mine=False):
 def _rating_chart(player, scope, points):
     values = [rating for _, rating in points if rating is not None]
     if values:
-        description = (f"{len(values)} rated games, from {values[0]:.0f} to {values[-1]:.0f}; "
-                       f"lowest {min(values):.0f}, highest {max(values):.0f}.")
+        description = ngettext(
+            "%(count)d rated game, from %(first).0f to %(last).0f; lowest %(low).0f, "
+            "highest %(high).0f.",
+            "%(count)d rated games, from %(first).0f to %(last).0f; lowest %(low).0f, "
+            "highest %(high).0f.", len(values)) % {
+            "count": len(values), "first": values[0], "last": values[-1],
+            "low": min(values), "high": max(values)}
     else:
-        description = "No rated games yet."
+        description = _("No rated games yet.")
     return line_chart(
-        "rating-chart", values, title=f"Rating of {player.username} over time, {scope}",
+        "rating-chart", values,
+        title=_("Rating of %(name)s over time, %(scope)s") % {"name": player.username,
+                                                              "scope": scope},
         description=description,
-        first_label=date_format(points[0][0], "j M Y") if points else "",
-        last_label=date_format(points[-1][0], "j M Y") if points else "")
+        first_label=date_format(points[0][0], "DATE_FORMAT") if points else "",
+        last_label=date_format(points[-1][0], "DATE_FORMAT") if points else "")
 
 
 def _places_chart(player, scope, stats):
     counts = stats.place_counts if stats else {}
-    bars = [(ordinal(int(place)), n) for place, n in sorted(counts.items(),
-                                                               key=lambda kv: int(kv[0]))]
+    bars = [(place_label(int(place)), n) for place, n in sorted(counts.items(),
+                                                                   key=lambda kv: int(kv[0]))]
     return bar_chart("places-chart", bars,
-                     title=f"Finishing places of {player.username}, {scope}",
+                     title=_("Finishing places of %(name)s, %(scope)s") % {
+                         "name": player.username, "scope": scope},
                      description=describe_counts(bars, "game"))
 
 
 def _categories_chart(player, scope, stats):
     counts = stats.categories if stats else {}
-    bars = [(label, counts[key]) for key, label in CATEGORY_KEYS if counts.get(key)]
+    bars = [(category_label(key), counts[key]) for key, _label in CATEGORY_KEYS
+            if counts.get(key)]
     return bar_chart("categories-chart", bars,
-                     title=f"Showdown hands of {player.username} by kind, {scope}",
+                     title=_("Showdown hands of %(name)s by kind, %(scope)s") % {
+                         "name": player.username, "scope": scope},
                      description=describe_counts(bars, "hand"))
 
 
@@ -216,10 +229,10 @@ def history(request, username):
 
 def head_to_head(request, a, b):
     if a == b:
-        raise Http404("Pick two different players.")
+        raise Http404(_("Pick two different players."))
     users = {u.username: u for u in User.objects.filter(username__in=[a, b])}
     if a not in users or b not in users:
-        raise Http404("No such player.")
+        raise Http404(_("No such player."))
     one, other = users[a], users[b]
     shared = PlayerGame.objects.filter(user=one, game__results__user=other)
     their_place = F("game__results__place")
@@ -251,11 +264,11 @@ def game_replay(request, game_id):
     game = get_object_or_404(Game.objects.select_related("table", "variant"), pk=game_id)
     if game.status != Game.Status.FINISHED:
         # a game in play has secrets (hands, the stock, the seed): no replay until it ends
-        raise Http404("Replays open when the game is over.")
+        raise Http404(_("Replays open when the game is over."))
     if game.table.private and not may_watch(game.table_id, request.user,
                                             request.session.get("invites", [])):
         # a private table's games are for its players and the people they invited
-        raise Http404("This game was played at a private table.")
+        raise Http404(_("This game was played at a private table."))
     try:
         step = int(request.GET.get("step", 0))
     except ValueError:

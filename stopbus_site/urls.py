@@ -3,6 +3,8 @@ from django.templatetags.static import static
 from django.urls import include, path
 from django.views.generic import RedirectView
 
+from accounts.language import set_language
+
 
 class FaviconView(RedirectView):
     """Browsers ask for /favicon.ico whatever the page says."""
@@ -20,5 +22,6 @@ urlpatterns = [
     # login, logout, password_change(_done), password_reset(_done|_confirm|_complete)
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
+    path("i18n/setlang/", set_language, name="set_language"),
     path("favicon.ico", FaviconView.as_view()),
 ]

@@ -173,13 +173,19 @@ def next_hand() -> Action:
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """Something that happened, in words. ``private`` is what ``seat`` alone sees instead."""
+    """Something that happened, in words. ``private`` is what ``seat`` alone sees instead.
+
+    ``kind`` and ``data`` (with ``seat``) are the event's code and parameters: enough to
+    say it again in any language without the English ``text`` (games/event_text.py does).
+    ``private_data`` holds the parameters of ``private``, which only ``seat`` may see.
+    """
 
     kind: str
     text: str
     seat: int | None = None
     private: str | None = None
     data: dict = field(default_factory=dict)
+    private_data: dict | None = None
 
     def text_for(self, viewer: int | None) -> str:
         if self.private is not None and viewer is not None and viewer == self.seat:
@@ -194,12 +200,14 @@ class Event:
             out["private"] = self.private
         if self.data:
             out["data"] = self.data
+        if self.private_data is not None:
+            out["private_data"] = self.private_data
         return out
 
     @classmethod
     def from_dict(cls, data: dict) -> Event:
         return cls(data["kind"], data["text"], data.get("seat"), data.get("private"),
-                   data.get("data", {}))
+                   data.get("data", {}), data.get("private_data"))
 
 
 def _join(cards) -> str:
@@ -476,11 +484,13 @@ def _deal(s: GameState, events: list[Event]) -> None:
         seat = s.next_active(seat)
         order.append(seat)
     text = f"Hand {s.hand_no}: {s.names[s.dealer]} deals."
+    params = {"hand": s.hand_no, "dealer": s.dealer}
     if rules.scoring == "pot":
         for seat in order:
             s.chips[seat] -= 1
         s.pot += len(order)
         text += f" Everyone antes 1 chip; the pot is {s.pot}."
+        params["pot"] = s.pot
     i = 0
     for _ in range(3):
         for seat in order:
@@ -492,14 +502,16 @@ def _deal(s: GameState, events: list[Event]) -> None:
         s.stock = []
         s.discard = []
         text += f" The widow: {_join(s.widow)}."
+        params["widow"] = [CODES[c] for c in s.widow]
     else:
         s.widow = []
         s.stub = []
         s.discard = [deck[i]]
         s.stock = deck[i + 1:][::-1]  # the end of the list is the top of the stock
         text += f" The discard pile starts with {CODES[s.discard[0]]}."
-    events.append(Event("deal", text, data={"hand": s.hand_no, "dealer": s.dealer,
-                                            "commitment": s.fairness[-1]["commitment"]}))
+        params["discard"] = CODES[s.discard[0]]
+    params["commitment"] = s.fairness[-1]["commitment"]
+    events.append(Event("deal", text, data=params))
     events.append(sealed_event(s.fairness[-1]))
     if rules.dealer_blind_swap and rules.exchange == "widow":
         s.phase = DEALER_SWAP_PHASE
@@ -734,8 +746,9 @@ def _do_swap(s: GameState, a: Action, events: list[Event]) -> None:
 
 def _announce_stop(s: GameState, seat: int, events: list[Event]) -> None:
     name = s.names[seat]
-    text = f"{name} knocked" if s.rules.ranking == "commerce" else f"{name} stopped the bus"
-    events.append(Event("stop", text, seat))
+    knock = s.rules.ranking == "commerce"
+    text = f"{name} knocked" if knock else f"{name} stopped the bus"
+    events.append(Event("stop", text, seat, data={"knock": knock}))
 
 
 def _do_stop(s: GameState, a: Action, events: list[Event]) -> None:
@@ -755,7 +768,8 @@ def _do_draw(s: GameState, a: Action, events: list[Event]) -> None:
     s.pending_from_discard = False
     name = s.names[a.seat]
     events.append(Event("draw", f"{name} drew from the stock", a.seat,
-                        private=f"You drew {CODES[card]} from the stock"))
+                        private=f"You drew {CODES[card]} from the stock",
+                        private_data={"card": CODES[card]}))
 
 
 def _do_take_discard(s: GameState, a: Action, events: list[Event]) -> None:
@@ -811,8 +825,11 @@ def _end_turn(s: GameState, seat: int, events: list[Event], stopped: bool) -> No
     rules = s.rules
     if rules.blitz and s.value_of(seat).blitz:
         s.blitzer = seat
+        value = s.value_of(seat)
         events.append(Event("blitz", f"{s.names[seat]} blitzes with "
-                            f"{s.value_of(seat).description}! Play ends at once.", seat))
+                            f"{value.description}! Play ends at once.", seat,
+                            data={"category": value.category,
+                                  "cards": [CODES[c] for c in value.cards]}))
         _showdown(s, events)
         return
     if s.stopper is not None:
@@ -849,7 +866,7 @@ def _reshuffle(s: GameState, events: list[Event]) -> None:
                         f"was shuffled into a new stock of {len(order)} cards, sealed as "
                         f"SHA-256 {s.fairness[-1]['commitment']}.",
                         data={"commitment": s.fairness[-1]["commitment"],
-                              "label": s.fairness[-1]["label"]}))
+                              "label": s.fairness[-1]["label"], "count": len(order)}))
 
 
 def _showdown(s: GameState, events: list[Event]) -> None:
@@ -878,7 +895,12 @@ def _showdown(s: GameState, events: list[Event]) -> None:
     }
     events.append(Event("showdown", "Showdown: " + "; ".join(
         f"{names[seat]} {values[seat].description} ({_join(values[seat].cards)})"
-        for seat in active), data={"hand": s.hand_no}))
+        for seat in active), data={
+            "hand": s.hand_no,
+            "seats": active,
+            "categories": [values[seat].category for seat in active],
+            "cards": [[CODES[c] for c in values[seat].cards] for seat in active],
+        }))
 
     if rules.scoring == "lives":
         _score_lives(s, values, showdown, events)
@@ -953,11 +975,14 @@ def _score_lives(s, values, showdown, events) -> None:
             text = f"{name} lost {lives_word}{why} ({left})"
         events.append(Event("life_lost", text, seat, data={
             "lost": lost, "lives": new_lives, "before": before,
-            "floating": bool(rules.floating and new_lives == 0)}))
-    _put_out(s, eliminated, showdown, events, reason="has the worst hand")
+            "floating": bool(rules.floating and new_lives == 0), "penalty": bool(why)}))
+    _put_out(s, eliminated, showdown, events, "worst_hand")
 
 
-def _put_out(s, eliminated, showdown, events, reason) -> None:
+_OUT_REASONS = {"worst_hand": "has the worst hand", "no_chips": "has no chips left to ante"}
+
+
+def _put_out(s, eliminated, showdown, events, reason: str) -> None:
     if not eliminated:
         return
     for seat in eliminated:
@@ -967,9 +992,10 @@ def _put_out(s, eliminated, showdown, events, reason) -> None:
     for seat in eliminated:
         s.places[seat] = place
         shared = " (shared)" if len(eliminated) > 1 else ""
-        events.append(Event("out", f"{s.names[seat]} {reason} and is out in "
+        events.append(Event("out", f"{s.names[seat]} {_OUT_REASONS[reason]} and is out in "
                             f"{ordinal(place)} place{shared}", seat,
-                            data={"place": place}))
+                            data={"place": place, "reason": reason,
+                                  "shared": len(eliminated) > 1}))
 
 
 def _score_points(s, values, showdown, events) -> None:
@@ -1001,12 +1027,13 @@ def _score_pot(s, values, showdown, events) -> None:
     s.pot = 0
     if len(winners) == 1:
         events.append(Event("pot", f"{s.names[winners[0]]} wins the pot of {pot} chips",
-                            winners[0], data={"won": pot}))
+                            winners[0], data={"won": pot, "pot": pot}))
     else:
         events.append(Event("pot", " and ".join(s.names[w] for w in winners)
-                            + f" split the pot of {pot} chips", data={"winners": winners}))
+                            + f" split the pot of {pot} chips",
+                            data={"winners": winners, "pot": pot}))
     broke = [seat for seat in s.active if s.chips[seat] == 0]
-    _put_out(s, broke, showdown, events, reason="has no chips left to ante")
+    _put_out(s, broke, showdown, events, "no_chips")
 
 
 def _do_next_hand(s: GameState, a: Action, events: list[Event]) -> None:

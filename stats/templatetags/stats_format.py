@@ -6,16 +6,16 @@ from urllib.parse import quote
 from django import template
 from django.urls import reverse
 
-from games.engine.game import ordinal
+from games.event_text import place_label
 
 register = template.Library()
 
 
 @register.filter
 def place(value):
-    """3 -> "3rd"."""
+    """3 -> "3rd" ("3位" in Japanese)."""
     try:
-        return ordinal(int(value))
+        return place_label(int(value))
     except (TypeError, ValueError):
         return ""
 

@@ -1,0 +1,231 @@
+"""A variant's house rules in plain words, in the reader's language.
+
+The engine's ``describe_rules`` (games/engine/rules.py) stays free of Django
+and says the rules in English; this module builds the same sentences from the
+rules' values with gettext, so the summary reads as plain Japanese in
+Japanese. In English the two agree word for word (tests/test_i18n_rules.py).
+
+The presets' names and descriptions are stored in the database by a data
+migration, in English; :func:`variant_name` and :func:`variant_description`
+translate them while they are still the preset's own words, and show any text
+an admin wrote as it is.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, gettext_noop, ngettext
+
+from games.engine.rules import PRESETS, HouseRules
+
+
+def describe(rules: HouseRules) -> list[str]:
+    """The rules in force, one sentence each, in the active language."""
+    lines = []
+    if rules.exchange == "widow":
+        if rules.swap_limit == 1:
+            lines.append(_("Three cards lie face up in the middle; on your turn swap one of "
+                           "your cards for one of them."))
+        elif rules.swap_limit == 3:
+            lines.append(_("Three cards lie face up in the middle; on your turn swap 1 to "
+                           "%(limit)d of your cards for them (three at once only once a "
+                           "hand).") % {"limit": rules.swap_limit})
+        else:
+            lines.append(_("Three cards lie face up in the middle; on your turn swap 1 to "
+                           "%(limit)d of your cards for them.") % {"limit": rules.swap_limit})
+        if rules.dealer_blind_swap:
+            lines.append(_("Before looking at the hand, the dealer may swap cards unseen "
+                           "with the middle."))
+    else:
+        lines.append(_("Draw the top of the stock or take the top discard, then discard "
+                       "one card (not the discard you just took)."))
+    if rules.ranking == "commerce":
+        lines.append(_("Instead of exchanging you may knock: everyone else gets one more "
+                       "turn, then all hands are shown."))
+    else:
+        lines.append(_("Instead of exchanging you may stop the bus: everyone else gets one "
+                       "more turn, then all hands are shown."))
+    if rules.stop_after_swap:
+        lines.append(_("You may swap and then stop the bus in the same turn."))
+    if rules.may_pass:
+        lines.append(_("You may pass your turn at any time."))
+    else:
+        lines.append(_("Passing is allowed only in the final round, after the bus is "
+                       "stopped."))
+
+    if rules.ranking == "commerce":
+        lines.append(_("Commerce hands: tricon > sequence > flush > pair > point "
+                       "(A = 11, pictures 10)."))
+    else:
+        if rules.threes_high:
+            lines.append(_("Brag hands: prial > running flush > run > flush > pair > high "
+                           "card. 3-3-3 is the best prial, then A-A-A down to 2-2-2."))
+        else:
+            lines.append(_("Brag hands: prial > running flush > run > flush > pair > high "
+                           "card. A-A-A is the best prial, 2-2-2 the lowest."))
+        lines.append({
+            "top": _("A-2-3 is the best run, above A-K-Q."),
+            "bottom": _("A-2-3 is the lowest run, below 2-3-4."),
+            "none": _("A-2-3 is not a run; Q-K-A is the best run."),
+        }[rules.ace_low_run])
+        if rules.thirty_one:
+            lines.append(_("Thirty-one (three cards of one suit worth 31, A = 11, pictures "
+                           "10) beats every prial."))
+        if rules.blitz:
+            lines.append(_("Holding thirty-one at the end of your turn is a blitz: play "
+                           "ends at once."))
+        if rules.blitz_prials:
+            lines.append(_("3-3-3 and A-A-A also blitz, and beat thirty-one."))
+    if rules.tie_rule == "suits":
+        lines.append(_("Equal hands: the suit of the highest card decides (spades > hearts "
+                       "> diamonds > clubs)."))
+    else:
+        lines.append(_("Equal hands: they share the result."))
+
+    if rules.scoring == "lives":
+        lines.append(ngettext(
+            "Everyone starts with %(lives)d life; the worst hand loses one.",
+            "Everyone starts with %(lives)d lives; the worst hand loses one.",
+            rules.starting_lives) % {"lives": rules.starting_lives})
+        if rules.stopper_penalty > 1:
+            lines.append(ngettext(
+                "If the player who stopped has the worst hand, they lose %(lives)d life.",
+                "If the player who stopped has the worst hand, they lose %(lives)d lives.",
+                rules.stopper_penalty) % {"lives": rules.stopper_penalty})
+        if rules.floating:
+            lines.append(_("With no lives left you float on; losing again puts you out."))
+        else:
+            lines.append(_("You are out when your lives reach 0."))
+        lines.append(_("The last player in wins."))
+    elif rules.scoring == "points":
+        lines.append(ngettext(
+            "The best hand of each showdown scores a point; the first to %(target)d alone "
+            "wins.",
+            "The best hand of each showdown scores a point; the first to %(target)d alone "
+            "wins.", rules.target_points) % {"target": rules.target_points})
+    else:
+        lines.append(ngettext(
+            "Everyone starts with %(chips)d chip and antes 1 a hand; the best hand takes the "
+            "pot. The last player with chips wins.",
+            "Everyone starts with %(chips)d chips and antes 1 a hand; the best hand takes the "
+            "pot. The last player with chips wins.",
+            rules.starting_chips) % {"chips": rules.starting_chips})
+    lines.append(_("%(min)d to %(max)d players.") % {"min": rules.min_players,
+                                                     "max": rules.max_players})
+    return lines
+
+
+# The presets' own words, marked for translation: the engine's PRESETS and the
+# descriptions the data migration stored (games/migrations/0002_variant_presets.py);
+# tests/test_i18n_rules.py checks that this list and those two agree.
+PRESET_WORDS = frozenset((
+    gettext_noop("Stop the Bus (classic)"),
+    gettext_noop("Bastard as it is played in pubs: swap with three cards in the middle, "
+                 "3-3-3 best, three lives, floating."),
+    gettext_noop("The pub game: swap one card at a time with the three in the middle, or stop "
+                 "the bus. 3-3-3 is the best hand, A-2-3 the best run. Three lives each, and "
+                 "with none left you float on until you lose again."),
+    gettext_noop("Stop the Bus (draw & discard)"),
+    gettext_noop("Draw from the stock or take the discard, as described on pagat.com; equal "
+                 "hands are split by suit."),
+    gettext_noop("Draw from the stock or take the top discard, then throw one away. Equal "
+                 "hands are split by suit: the best suit of the highest card wins."),
+    gettext_noop("Stop the Bus (house of seed 002)"),
+    gettext_noop("Aces high: A-A-A is the best prial and A-2-3 is no run; you may swap and "
+                 "stop in the same turn; out at zero lives."),
+    gettext_noop("Aces high: A-A-A is the best prial and A-2-3 is no run. You may swap and "
+                 "stop the bus in the same turn, and you are out at zero lives."),
+    gettext_noop("Thirty-One Blitz"),
+    gettext_noop("Stock and discard; thirty-one in one suit beats everything and ends play "
+                 "at once."),
+    gettext_noop("Draw and discard, chasing thirty-one in one suit: it beats every other "
+                 "hand, and holding it at the end of your turn ends play at once."),
+    gettext_noop("Race to Five"),
+    gettext_noop("No lives: the best hand of each showdown scores a point; first to five "
+                 "wins."),
+    gettext_noop("No lives to lose: the best hand at each showdown scores a point, and the "
+                 "first to five points alone wins."),
+    gettext_noop("Commerce"),
+    gettext_noop("The French forerunner: swap up to three cards, the dealer may swap unseen, "
+                 "knock to end, best hand takes the pot."),
+    gettext_noop("The old French game for 3 to 10: swap up to three cards with the middle, "
+                 "the dealer may swap blind, knock to end the play. Everyone antes a chip and "
+                 "the best hand takes the pot."),
+    gettext_noop("Double-or-nothing stop"),
+    gettext_noop("Classic rules, but a stopper with the worst hand loses two lives."),
+    gettext_noop("Classic rules with a sting: if you stop the bus and end up with the worst "
+                 "hand, you lose two lives."),
+))
+
+
+def preset_words() -> set[str]:
+    """Every preset's name and description, as the engine and the data migration write them."""
+    stored = importlib.import_module("games.migrations.0002_variant_presets").PRESETS
+    return ({p.name for p in PRESETS.values()} | {p.description for p in PRESETS.values()}
+            | {p["name"] for p in stored} | {p["description"] for p in stored})
+
+
+def translate_stored(text: str) -> str:
+    return _(text) if text in PRESET_WORDS else text
+
+
+def variant_name(variant) -> str:
+    """A variant's name: a preset's translated, one an admin named shown as written."""
+    return translate_stored(variant.name)
+
+
+def variant_description(variant) -> str:
+    return translate_stored(variant.description)
+
+
+# The engine's option labels (games/engine/rules.py EXCHANGES, RANKINGS, ACE_LOW_RUNS,
+# TIE_RULES, SCORINGS and games/engine/bots.py BOT_LEVELS), marked for translation:
+# games/models.py shows them through gettext_lazy.
+CHOICE_LABELS = frozenset((
+    gettext_noop("Widow (swap with three face-up cards)"),
+    gettext_noop("Stock and discard pile"),
+    gettext_noop("Brag hands"),
+    gettext_noop("Commerce hands"),
+    gettext_noop("A-2-3 is the best run"),
+    gettext_noop("A-2-3 is the lowest run"),
+    gettext_noop("A-2-3 is not a run"),
+    gettext_noop("Everyone tied for worst loses"),
+    gettext_noop("Broken by the suit of the highest card"),
+    gettext_noop("Lives"),
+    gettext_noop("Points"),
+    gettext_noop("Pot (chips)"),
+    gettext_noop("Beginner (random)"),
+    gettext_noop("Casual (greedy)"),
+    gettext_noop("Expert (Monte-Carlo)"),
+))
+
+# Each house rule's label, for forms and the admin (the model fields keep their
+# automatic English names, so that labelling them needs no migration).
+RULE_LABELS = {
+    "exchange": gettext_lazy("Exchange"),
+    "ranking": gettext_lazy("Hand ranking"),
+    "threes_high": gettext_lazy("Threes high"),
+    "ace_low_run": gettext_lazy("A-2-3 run"),
+    "tie_rule": gettext_lazy("Equal hands"),
+    "thirty_one": gettext_lazy("Thirty-one"),
+    "blitz": gettext_lazy("Blitz"),
+    "blitz_prials": gettext_lazy("Blitz prials"),
+    "may_pass": gettext_lazy("May pass"),
+    "stop_after_swap": gettext_lazy("Stop after a swap"),
+    "swap_limit": gettext_lazy("Swap limit"),
+    "dealer_blind_swap": gettext_lazy("Dealer's unseen swap"),
+    "starting_lives": gettext_lazy("Starting lives"),
+    "stopper_penalty": gettext_lazy("Stopper's penalty"),
+    "floating": gettext_lazy("Floating"),
+    "scoring": gettext_lazy("Scoring"),
+    "target_points": gettext_lazy("Target points"),
+    "starting_chips": gettext_lazy("Starting chips"),
+    "min_players": gettext_lazy("Fewest players"),
+    "max_players": gettext_lazy("Most players"),
+    "turn_seconds": gettext_lazy("Seconds per turn"),
+    "rated": gettext_lazy("Rated"),
+    "active": gettext_lazy("Active"),
+    "description": gettext_lazy("Description"),
+}
