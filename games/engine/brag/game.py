@@ -20,6 +20,11 @@ Choices the rules leave open, made here and written down for players:
   they are folded, and at the end of the hand the hands not folded are
   gathered under it, seat by seat from the dealer's left, each in the order
   its cards were dealt.
+* **Fair play** -- every shuffle (``shuffle:k``, drawn from the game's seed) is
+  committed to with SHA-256 at the deal that uses it (the ``deal`` event and
+  every view carry the commitment). :func:`fairness_reveals` gives a pack's
+  order and salt once the next shuffle has replaced it or the game is over,
+  and :func:`verify_fairness` checks them against the commitments.
 * **A prial shown** -- a pot counts as "won by a prial that was shown" when the
   hand that takes it is a prial and that hand was shown in the settlement (at
   a see, or at a closed pot's comparison). An open pot won unshown, whose
