@@ -112,12 +112,14 @@ def test_every_legal_action_applies_and_chips_are_conserved(game):
                    if state.status[seat] in ("in", "covered") and state.phase == "betting"
                    for c in hand]
         assert sorted(state.pack + in_play) == list(PACK)
+        before = state.to_dict()
         for move in moves_of(state):
             for action in concrete(move, rng):
                 after, events = apply(state, action)
                 assert sum(after.chips) + after.middle == total
                 assert after.version == state.version + 1
                 assert events and all(e.text for e in events)
+        assert state.to_dict() == before  # applying never changes the state it was given
 
 
 def candidates(state):

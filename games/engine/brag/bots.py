@@ -50,7 +50,7 @@ class BragBot:
 
     @staticmethod
     def moves(view: BragSeatView) -> dict[str, LegalAction]:
-        return {m.kind: m for m in view.legal}
+        return {m[0]: m for m in view.legal}
 
     @staticmethod
     def stake_for(move: LegalAction, wanted: int) -> int:

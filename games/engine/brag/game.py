@@ -20,6 +20,11 @@ Choices the rules leave open, made here and written down for players:
   they are folded, and at the end of the hand the hands not folded are
   gathered under it, seat by seat from the dealer's left, each in the order
   its cards were dealt.
+* **Fair play** -- every shuffle (``shuffle:k``, drawn from the game's seed) is
+  committed to with SHA-256 at the deal that uses it (the ``deal`` event and
+  every view carry the commitment). :func:`fairness_reveals` gives a pack's
+  order and salt once the next shuffle has replaced it or the game is over,
+  and :func:`verify_fairness` checks them against the commitments.
 * **A prial shown** -- a pot counts as "won by a prial that was shown" when the
   hand that takes it is a prial and that hand was shown in the settlement (at
   a see, or at a closed pot's comparison). An open pot won unshown, whose
@@ -229,6 +234,8 @@ class BragState:
     )
 
     def clone(self) -> BragState:
+        """A shallow copy. The lists are shared: each handler copies a list before it
+        changes it (copy on write), so an action pays only for what it touches."""
         new = BragState.__new__(BragState)
         new.rules = self.rules
         new.names = self.names
@@ -238,25 +245,25 @@ class BragState:
         new.hand_no = self.hand_no
         new.dealer = self.dealer
         new.turn = self.turn
-        new.chips = self.chips[:]
-        new.out = self.out[:]
-        new.out_hand = self.out_hand[:]
-        new.places = self.places[:]
+        new.chips = self.chips
+        new.out = self.out
+        new.out_hand = self.out_hand
+        new.places = self.places
         new.winner = self.winner
-        new.pack = self.pack[:]
-        new.hands = self.hands  # replaced whole at the deal, never changed in place
-        new.status = self.status[:]
-        new.seen = self.seen[:]
+        new.pack = self.pack
+        new.hands = self.hands
+        new.status = self.status
+        new.seen = self.seen
         new.stake = self.stake
         new.pot = self.pot
-        new.closed = self.closed[:]  # entries are never changed in place
-        new.put_in = self.put_in[:]
-        new.bets = self.bets[:]
-        new.blind_bets = self.blind_bets[:]
+        new.closed = self.closed
+        new.put_in = self.put_in
+        new.bets = self.bets
+        new.blind_bets = self.blind_bets
         new.shuffles = self.shuffles
         new.shuffle_next = self.shuffle_next
-        new.fairness = self.fairness  # appended to only on a copy, see _deal
-        new.settlement = self.settlement  # replaced whole
+        new.fairness = self.fairness
+        new.settlement = self.settlement
         new.cut = self.cut
         new.starting_total = self.starting_total
         return new
@@ -513,6 +520,7 @@ def _deal(s: BragState, events: list[Event], chosen=None) -> None:
     blind = rules.blind_play
     s.seen = [not blind and not s.out[seat] for seat in range(n)]
     s.put_in = [0] * n
+    s.chips = s.chips[:]
     for seat in order:
         s.chips[seat] -= ante
         s.put_in[seat] = ante
@@ -619,13 +627,9 @@ def check(s: BragState, action: BragAction) -> None:
     raise IllegalAction("malformed", f"Unknown action {kind!r}.")
 
 
-def _move(*fields) -> LegalAction:
-    # tuple.__new__ skips the named tuple's Python-level __new__: legal_actions runs
-    # for every bot decision
-    return _tuple_new(LegalAction, fields)
-
-
-_tuple_new = tuple.__new__
+# tuple.__new__ skips the named tuple's Python-level __new__: legal_actions runs for
+# every bot decision, so its moves are built as plain tuples of the right class
+_new = tuple.__new__
 
 
 def legal_actions(s: BragState, seat: int | None) -> list:
@@ -644,16 +648,17 @@ def legal_actions(s: BragState, seat: int | None) -> list:
         return []
     blind = not s.seen[seat]
     rules = s.rules
-    out = [_move(LOOK, seat, 0, 0, 0, 0, False, None)] if blind and rules.blind_play else []
+    out = [_new(LegalAction, (LOOK, seat, 0, 0, 0, 0, False, None))] if (
+        blind and rules.blind_play) else []
     if status != IN or seat != s.turn:
         return out
-    out.append(_move(FOLD, seat, 0, 0, 0, 0, False, None))
+    out.append(_new(LegalAction, (FOLD, seat, 0, 0, 0, 0, False, None)))
     chips = s.chips[seat]
     stake = s.stake
     low = stake or rules.min_bet
     low_cost = (low + 1) // 2 if blind else low
     if low_cost > chips:
-        out.append(_move(COVER, seat, 0, 0, chips, chips, False, None))
+        out.append(_new(LegalAction, (COVER, seat, 0, 0, chips, chips, False, None)))
         return out
     if rules.betting == "pot_limit":
         high = s.middle
@@ -664,8 +669,8 @@ def legal_actions(s: BragState, seat: int | None) -> list:
     afford = 2 * chips if blind else chips
     if afford < high:
         high = afford
-    out.append(_move(BET, seat, low, high, low_cost, (high + 1) // 2 if blind else high, blind,
-                     None))
+    out.append(_new(LegalAction, (BET, seat, low, high, low_cost,
+                                  (high + 1) // 2 if blind else high, blind, None)))
     if 2 * low_cost <= chips:
         statuses = s.status
         if statuses.count(IN) == 2:
@@ -673,7 +678,8 @@ def legal_actions(s: BragState, seat: int | None) -> list:
             if other == seat:
                 other = statuses.index(IN, seat + 1)
             if blind or s.seen[other]:
-                out.append(_move(SEE, seat, 0, 0, 2 * low_cost, 2 * low_cost, blind, other))
+                out.append(_new(LegalAction, (SEE, seat, 0, 0, 2 * low_cost, 2 * low_cost,
+                                              blind, other)))
     return out
 
 
@@ -700,6 +706,7 @@ def apply(s: BragState, action: BragAction) -> tuple[BragState, list[Event]]:
 
 def _do_look(s: BragState, a: BragAction, events: list[Event]) -> None:
     seat = a.seat
+    s.seen = s.seen[:]
     s.seen[seat] = True
     value = s.value_of(seat)
     events.append(Event(
@@ -710,8 +717,9 @@ def _do_look(s: BragState, a: BragAction, events: list[Event]) -> None:
 
 def _do_fold(s: BragState, a: BragAction, events: list[Event]) -> None:
     seat = a.seat
+    s.status = s.status[:]
     s.status[seat] = FOLDED
-    s.pack.extend(s.hands[seat])  # unseen, to the bottom, in the order dealt
+    s.pack = s.pack + s.hands[seat]  # unseen, to the bottom, in the order dealt
     events.append(Event("fold", f"{s.names[seat]} folds", seat,
                         data={"blind": not s.seen[seat]}))
     _next_turn(s, seat, events)
@@ -721,11 +729,15 @@ def _do_bet(s: BragState, a: BragAction, events: list[Event]) -> None:
     seat = a.seat
     blind = not s.seen[seat]
     cost = cost_of(a.stake, blind)
+    s.chips = s.chips[:]
+    s.put_in = s.put_in[:]
+    s.bets = s.bets[:]
     s.chips[seat] -= cost
     s.pot += cost
     s.put_in[seat] += cost
     s.bets[seat] += 1
     if blind:
+        s.blind_bets = s.blind_bets[:]
         s.blind_bets[seat] += 1
     s.stake = a.stake
     name = s.names[seat]
@@ -739,10 +751,13 @@ def _do_bet(s: BragState, a: BragAction, events: list[Event]) -> None:
 def _do_cover(s: BragState, a: BragAction, events: list[Event]) -> None:
     seat = a.seat
     chips = s.chips[seat]
+    s.chips = s.chips[:]
+    s.put_in = s.put_in[:]
+    s.status = s.status[:]
     s.chips[seat] = 0
     s.put_in[seat] += chips
     amount = s.pot + chips
-    s.closed.append((amount, seat))
+    s.closed = [*s.closed, (amount, seat)]
     s.pot = 0
     s.status[seat] = COVERED
     name = s.names[seat]
@@ -766,6 +781,8 @@ def _do_see(s: BragState, a: BragAction, events: list[Event]) -> None:
     seat = a.seat
     blind = not s.seen[seat]
     cost = 2 * cost_of(s.min_stake(), blind)
+    s.chips = s.chips[:]
+    s.put_in = s.put_in[:]
     s.chips[seat] -= cost
     s.pot += cost
     s.put_in[seat] += cost
@@ -796,6 +813,10 @@ def _settle(s: BragState, events: list[Event], winner: int, see_record) -> None:
     ranking = s.rules.hand_ranking
     names = s.names
     shown: list[int] = []
+    s.chips = s.chips[:]
+    s.pack = s.pack[:]
+    s.out = s.out[:]
+    s.out_hand = s.out_hand[:]
 
     def show(seat):
         if seat not in shown:
@@ -892,6 +913,7 @@ def _game_over(s: BragState, events: list[Event]) -> None:
     n = len(s.names)
     still = s.active
     gone = [seat for seat in range(n) if s.out[seat]]
+    s.places = s.places[:]
     for seat in still:
         s.places[seat] = 1 + sum(1 for o in still if s.chips[o] > s.chips[seat])
 
