@@ -20,6 +20,9 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 from games.regions import apply, is_board
 
 VERSION = re.compile(r'id="status"[^>]*data-version="(\d*)"')
+# the ready form offers a button until this seat is ready (then it only says it waits);
+# read by its markup, not its words or classes, which the page's look may change
+READY = re.compile(r'name="kind" value="ready">\s*<button type="submit"')
 FORMS = ("swap-form", "stop-form", "pass-form", "draw-form", "take-form", "discard-form",
          "dealer-form")
 
@@ -45,8 +48,7 @@ class Board:
             return None
         version = int(match.group(1)) if match.group(1) else None
         forms = {f for f in FORMS if f'id="{f}"' in html}
-        return cls(version, forms, 'name="kind" value="ready"' in html and
-                   'class="btn btn-primary">Next hand' in html,
+        return cls(version, forms, READY.search(html) is not None,
                    'class="standings__list"' in html, html)
 
 

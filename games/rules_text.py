@@ -229,3 +229,22 @@ RULE_LABELS = {
     "active": gettext_lazy("Active"),
     "description": gettext_lazy("Description"),
 }
+
+
+def fair_deal_recipe() -> str:
+    """The few lines of Python that check a revealed deck against the commitment shown
+    at the deal (README shows the same lines). The code is Python in every language;
+    only its placeholders and its comment are in the reader's language."""
+    commitment = _("the 64 characters from the log at the deal")
+    salt = _("the revealed salt")
+    deck = _("the revealed deck, e.g. QS 10H 2C …")
+    whole = _("a whole pack (a reshuffle holds only the discards)")
+    return (
+        "import hashlib\n\n"
+        f'commitment = "…{commitment}…"\n'
+        f'salt = "…{salt}…"\n'
+        f'deck = "…{deck}"\n\n'
+        'computed = hashlib.sha256(f"{salt}:{deck}".encode()).hexdigest()\n'
+        'print("fair" if computed == commitment else "NOT the deck that was sealed")\n'
+        f"print(len(set(deck.split())) == 52)  # {whole}"
+    )

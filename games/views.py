@@ -27,6 +27,7 @@ from .engine.ranking import BRAG_CATEGORIES, COMMERCE_CATEGORIES
 from .forms import BotForm, TableForm
 from .kinds import KINDS, UnknownKind, kind_for
 from .models import Seat, Table, Variant
+from .rules_text import fair_deal_recipe
 
 LOBBY_LIMIT = 50
 
@@ -93,10 +94,10 @@ def play_now(request):
     rules = variant.rules
     seats = min(max(QUICK_SEATS, rules.min_players), rules.max_players)
     try:
-        table = actions.create_table(request.user, name=f"{request.user.username} v bots"[:60],
-                                     variant=variant, seats=seats)
+        table = actions.do_create_table(request.user, name=f"{request.user.username} v bots"[:60],
+                                        variant=variant, seats=seats)
         for _ in range(seats - 1):
-            actions.add_bot(table, request.user, QUICK_BOT)
+            actions.do_add_bot(table, request.user, QUICK_BOT)
     except actions.Refused as exc:
         messages.error(request, exc.message)
         return redirect("games:lobby")
@@ -280,4 +281,5 @@ def rules_page(request):
         "presets": PRESETS,
         "brag_categories": BRAG_CATEGORIES,
         "commerce_categories": COMMERCE_CATEGORIES,
+        "fair_deal_recipe": fair_deal_recipe(),
     })

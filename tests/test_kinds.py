@@ -183,9 +183,9 @@ def test_a_variant_game_and_table_know_their_kind(user):
     brag = Variant.objects.get(slug="three-card-brag")
     assert kind_for(classic) is STOP_THE_BUS and classic.kind is STOP_THE_BUS
     assert kind_for(brag) is BRAG and brag.rules == BragRules()
-    table = actions.create_table(user, name="Kinds", variant=classic, seats=3)
-    actions.add_bot(table, user, "greedy")
-    game = actions.start_game(table, user)
+    table = actions.do_create_table(user, name="Kinds", variant=classic, seats=3)
+    actions.do_add_bot(table, user, "greedy")
+    game = actions.do_start_game(table, user)
     assert kind_for(table) is STOP_THE_BUS
     assert kind_for(game) is STOP_THE_BUS
     assert kind_for(game.actions.first()) is STOP_THE_BUS

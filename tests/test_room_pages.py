@@ -32,9 +32,9 @@ def test_the_lobby_counts_every_seat_of_a_table_one_sits_at():
     """Three sit at a four-seat table: "3 of 4", not the "1/4" of a join on one's own seat."""
     host, guest = UserFactory(username="host"), UserFactory(username="guest")
     variant = preset_variant()
-    table = actions.create_table(host, name="Counted", variant=variant, seats=4)
-    actions.join_table(table, guest)
-    actions.add_bot(table, host, "greedy")
+    table = actions.do_create_table(host, name="Counted", variant=variant, seats=4)
+    actions.do_join_table(table, guest)
+    actions.do_add_bot(table, host, "greedy")
     html = signed_in(guest).get(reverse("games:lobby")).content.decode()
     assert "3 of 4 seats taken" in html
     row = html[html.index("Counted"):]
@@ -83,9 +83,14 @@ def test_the_board_marks_its_regions_keeps_the_card_contract_and_fixes_the_axe_f
     alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
     game = start_table_game([alice, bob], bots=["greedy"])
     html = signed_in(alice).get(game.table.get_absolute_url()).content.decode()
-    for region in ("waiting", "status", "opponents", "middle", "bus", "me", "showdown",
+    for region in ("waiting", "status", "middle", "bus", "me", "showdown",
                    "standings", "log", "spectators", "invite"):
         assert f"<!--fragment:{region}-->" in html and f'id="{region}"' in html
+    # the opponents sit around the table, each spot its own region (a move resends the mover's)
+    assert 'id="opponents"' in html
+    for player in game.players.exclude(user=alice):
+        spot = f"spot-{player.seat}"
+        assert f"<!--fragment:{spot}-->" in html and f'id="{spot}"' in html
     # lives tokens: a label only with a role that takes one
     for tokens in re.findall(r'<span class="stack tokens"[^>]*>', html):
         assert 'role="img"' in tokens
@@ -103,11 +108,11 @@ def test_the_board_marks_its_regions_keeps_the_card_contract_and_fixes_the_axe_f
 
 def test_the_invite_box_is_part_of_the_board_for_every_seated_player():
     host, guest = UserFactory(), UserFactory()
-    table = actions.create_table(host, name="Secret", variant=preset_variant(), seats=3,
+    table = actions.do_create_table(host, name="Secret", variant=preset_variant(), seats=3,
                                  private=True)
     data = load_table(table.pk)
     assert board_for(data, guest)["my_table_seat"] is None
-    actions.join_table(table, guest)
+    actions.do_join_table(table, guest)
     from django.template.loader import render_to_string
 
     context = board_for(load_table(table.pk), guest)

@@ -144,6 +144,10 @@ def start_locked(table: Table) -> Game:
     if len(seats) < rules.min_players:
         raise Refused("too_few", f"{table.variant.name} needs at least {rules.min_players} "
                       "players.")
+    # a table opened before its variant's limits were narrowed may hold more seats
+    if len(seats) > rules.max_players:
+        raise Refused("too_many", f"{table.variant.name} is for at most {rules.max_players} "
+                      "players.")
     seed = new_seed()
     names = [seat.display_name for seat in seats]
     state, events = engine.new_game(rules, names, seed)
