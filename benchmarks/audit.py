@@ -393,8 +393,8 @@ def audit_frame(truth: Truth, audit: GameAudit, client: str, viewer: int | None,
                     flag("log", f"the event {text!r} names {CODES[card]}, which the viewer never "
                                 "saw that hand")
                 continue
-            flag("log", f"log item {position} is {text!r}, not the game's event "
-                        f"{as_shown(expected[position][1]) if position < len(expected) else None!r}")
+            meant = as_shown(expected[position][1]) if position < len(expected) else None
+            flag("log", f"log item {position} is {text!r}, not the game's event {meant!r}")
             for card in cards_named_in(text) - allowed:
                 flag("text", f"{CODES[card]} named in a log item; it is in "
                              f"{whereabouts(state, card, viewer)}")

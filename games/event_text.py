@@ -74,7 +74,7 @@ CATEGORY_LABELS = {
 }
 
 EVENT_KINDS = (
-    "cut", "deal", "swap", "stop", "pass", "draw", "take_discard", "discard",
+    "cut", "commitment", "deal", "swap", "stop", "pass", "draw", "take_discard", "discard",
     "dealer_swap", "blitz", "reshuffle", "showdown", "void", "life_lost", "out",
     "point", "pot", "game_over",
 )
@@ -279,9 +279,16 @@ def _say_reshuffle(event, data, names, private, ranking):
     count = data["count"]
     return ngettext(
         "The stock ran out: the discard pile but its top card was shuffled into a new "
-        "stock of %(count)d card.",
+        "stock of %(count)d card, sealed as SHA-256 %(commitment)s.",
         "The stock ran out: the discard pile but its top card was shuffled into a new "
-        "stock of %(count)d cards.", count) % {"count": count}
+        "stock of %(count)d cards, sealed as SHA-256 %(commitment)s.", count) % {
+            "count": count, "commitment": data["commitment"]}
+
+
+def _say_commitment(event, data, names, private, ranking):
+    return _("Hand %(hand)d's deck is sealed: SHA-256 %(commitment)s. The deck and salt are "
+             "revealed after the showdown.") % {"hand": data["hand"],
+                                                 "commitment": data["commitment"]}
 
 
 def _say_showdown(event, data, names, private, ranking):
@@ -376,6 +383,7 @@ _SAYERS = {
     "dealer_swap": _say_dealer_swap,
     "blitz": _say_blitz,
     "reshuffle": _say_reshuffle,
+    "commitment": _say_commitment,
     "showdown": _say_showdown,
     "void": _say_void,
     "life_lost": _say_life_lost,

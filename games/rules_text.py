@@ -18,6 +18,7 @@ import importlib
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop, ngettext
 
+from games.engine.brag.rules import BRAG_PRESETS
 from games.engine.rules import PRESETS, HouseRules
 
 
@@ -132,7 +133,8 @@ PRESET_WORDS = frozenset((
                  "hands are split by suit."),
     gettext_noop("Draw from the stock or take the top discard, then throw one away. Equal "
                  "hands are split by suit: the best suit of the highest card wins."),
-    gettext_noop("Stop the Bus (house of seed 002)"),
+    gettext_noop("Stop the Bus (house of seed 002)"),  # the aces-high preset's first name
+    gettext_noop("Stop the Bus (aces high)"),
     gettext_noop("Aces high: A-A-A is the best prial and A-2-3 is no run; you may swap and "
                  "stop in the same turn; out at zero lives."),
     gettext_noop("Aces high: A-A-A is the best prial and A-2-3 is no run. You may swap and "
@@ -157,13 +159,82 @@ PRESET_WORDS = frozenset((
     gettext_noop("Classic rules, but a stopper with the worst hand loses two lives."),
     gettext_noop("Classic rules with a sting: if you stop the bus and end up with the worst "
                  "hand, you lose two lives."),
+    gettext_noop("Three Card Brag"),
+    gettext_noop("The British betting game of seed 000: blind play, seeing, covering the pot, "
+                 "and no shuffle unless a pot is won with a prial."),
+    gettext_noop("The seed's betting game: ante 1, stakes of 1 to 10 with raises up to 10, "
+                 "blind play, and the pack shuffled only after a prial wins."),
+    gettext_noop("Pot-limit Brag"),
+    gettext_noop("Three Card Brag where a stake may be as large as the pot, with a fresh "
+                 "shuffle before every hand."),
+    gettext_noop("Three Card Brag where a stake may be as big as the pot, with a fresh "
+                 "shuffle before every hand."),
 ))
 
 
+def _chips(count: int) -> str:
+    return ngettext("%(count)d chip", "%(count)d chips", count) % {"count": count}
+
+
+def describe_brag(rules) -> list[str]:
+    """A Brag variant's rules (BragRules), one sentence each, in the active language: in
+    English word for word the engine's ``describe_brag_rules``."""
+    lines = [_("Everyone starts with %(chips)s and antes %(ante)s before each deal of three "
+               "cards.") % {"chips": _chips(rules.starting_chips), "ante": _chips(rules.ante)}]
+    if rules.blind_play:
+        lines.append(_("Everyone starts blind: you may bet without looking, and a blind bet "
+                       "costs half the stake. Looking is free, at any time."))
+    else:
+        lines.append(_("No blind play: everyone looks at their cards as they are dealt."))
+    if rules.betting == "limit":
+        lines.append(_("Limit betting: the first stake is %(min)d to %(max)d; each later bet "
+                       "may raise the stake by up to %(raise)d.") % {
+            "min": rules.min_bet, "max": rules.max_bet, "raise": rules.max_raise})
+    else:
+        lines.append(_("Pot-limit betting: the first stake is at least %(min)d; no stake may "
+                       "be more than all the chips in the middle.") % {"min": rules.min_bet})
+    lines.append(_("With two players left, either may see the other for twice the cost of "
+                   "staying in; ties go against the player who sees, and a losing seer's "
+                   "cards are never shown. You can't see a blind man, unless you are blind "
+                   "too."))
+    lines.append(_("A player who cannot afford the smallest bet may cover the pot with the "
+                   "chips they have left, and plays for that pot only."))
+    if rules.threes_high:
+        lines.append(_("Brag hands: prial > running flush > run > flush > pair > high card. "
+                       "3-3-3 is the best prial, then A-A-A down to 2-2-2."))
+    else:
+        lines.append(_("Brag hands: prial > running flush > run > flush > pair > high card. "
+                       "A-A-A is the best prial, 2-2-2 the lowest."))
+    lines.append({
+        "top": _("A-2-3 is the best run, above A-K-Q."),
+        "bottom": _("A-2-3 is the lowest run, below 2-3-4."),
+        "none": _("A-2-3 is not a run; Q-K-A is the best run."),
+    }[rules.ace_low_run])
+    if rules.shuffle == "prial_only":
+        lines.append(_("The pack is not shuffled between hands, unless a pot was won with a "
+                       "prial shown."))
+    else:
+        lines.append(_("The pack is shuffled before every hand."))
+    if rules.max_hands:
+        # the engine writes "hands" for any number; English stays word for word with it
+        lines.append(_("The game ends after %(hands)d hands, or sooner when one player has "
+                       "every chip; places go by chips.") % {"hands": rules.max_hands})
+    else:
+        lines.append(_("The game goes on until one player has every chip."))
+    lines.append(_("%(min)d to %(max)d players.") % {"min": rules.min_players,
+                                                     "max": rules.max_players})
+    return lines
+
+
 def preset_words() -> set[str]:
-    """Every preset's name and description, as the engine and the data migration write them."""
-    stored = importlib.import_module("games.migrations.0002_variant_presets").PRESETS
-    return ({p.name for p in PRESETS.values()} | {p.description for p in PRESETS.values()}
+    """Every preset's name and description, of every game kind, as the engines and the
+    data migrations write them."""
+    migrations = "games.migrations."
+    stored = [*importlib.import_module(migrations + "0002_variant_presets").PRESETS,
+              *importlib.import_module(migrations + "0005_brag_presets_and_aces_high")
+              .BRAG_PRESETS]
+    presets = [*PRESETS.values(), *BRAG_PRESETS.values()]
+    return ({p.name for p in presets} | {p.description for p in presets}
             | {p["name"] for p in stored} | {p["description"] for p in stored})
 
 

@@ -75,7 +75,7 @@ def site_pages(db, client):
     staff = UserFactory(username="keeper", is_staff=True, is_superuser=True)
     game = finished_game([host, guest], bots=["random"])
     private = actions.do_create_table(host, name="Hidden", variant=preset_variant(), seats=3,
-                                   private=True)
+                                      private=True)
     running = actions.do_create_table(host, name="Running", variant=preset_variant(), seats=2)
     actions.do_join_table(running, guest)
     anonymous = ["/", reverse("games:rules"), reverse("login"), reverse("accounts:signup"),

@@ -31,11 +31,14 @@ from tests.i18n_games import rare_events, simulated_events
 CARD_CODE = re.compile(r"(?<![A-Za-z0-9])(?:10|[2-9JQKA])[CDHS](?![A-Za-z])")
 RANK_RUN = re.compile(r"(?<![A-Za-z])(?:10|[2-9JQKA])(?:-(?:10|[2-9JQKA]))+(?![A-Za-z])")
 LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
+# The deal's commitment is published in the log: a hash is not words in any language.
+HASH = re.compile(r"SHA-256|(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])")
 
 
 def english_left(text: str) -> list[str]:
-    """Latin words left once card codes and runs are taken out (names here are Japanese)."""
-    return LATIN_WORD.findall(RANK_RUN.sub(" ", CARD_CODE.sub(" ", text)))
+    """Latin words left once card codes, runs and hashes are taken out (names here are
+    Japanese)."""
+    return LATIN_WORD.findall(RANK_RUN.sub(" ", CARD_CODE.sub(" ", HASH.sub(" ", text))))
 
 
 @pytest.fixture(scope="module")

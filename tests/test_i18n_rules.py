@@ -113,3 +113,34 @@ def test_house_rule_fields_and_choices_speak_japanese():
             assert help_text and english_left(help_text) == [], (name, help_text)
     with translation.override("en-gb"):
         assert str(Variant._meta.get_field("threes_high").help_text).startswith("3-3-3 is")
+
+
+def every_brag_rules():
+    """Brag rules across every option that changes a sentence of its summary."""
+    from games.engine.brag.rules import BragRules
+
+    options = itertools.product((1, 100), (1, 2), (True, False), ("limit", "pot_limit"),
+                                (True, False), ("top", "bottom", "none"),
+                                ("prial_only", "every_hand"), (0, 50))
+    for chips, ante, blind, betting, threes_high, ace_low_run, shuffle, hands in options:
+        if ante > chips:
+            continue
+        yield BragRules(starting_chips=chips, ante=ante, blind_play=blind, betting=betting,
+                        threes_high=threes_high, ace_low_run=ace_low_run, shuffle=shuffle,
+                        max_hands=hands)
+
+
+def test_brag_summary_is_the_engines_in_english_and_plain_japanese():
+    from games.rules_text import describe_brag
+
+    checked = 0
+    for rules in every_brag_rules():
+        with translation.override("en-gb"):
+            assert describe_brag(rules) == rules.summary(), rules
+        with translation.override("ja"):
+            lines = describe_brag(rules)
+        assert len(lines) == len(rules.summary())
+        for line in lines:
+            assert english_left(line) == [], line
+        checked += 1
+    assert checked > 100

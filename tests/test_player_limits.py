@@ -192,7 +192,7 @@ def test_the_actions_layer_refuses_them_too(user):
     for slug, seats in (("classic", 10), ("commerce", 2), ("three-card-brag", 9)):
         with pytest.raises(actions.Refused) as refused:
             actions.do_create_table(user, name="x", variant=Variant.objects.get(slug=slug),
-                                 seats=seats)
+                                    seats=seats)
         assert refused.value.code == "seats"
     assert not Table.objects.exists()
 

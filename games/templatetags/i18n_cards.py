@@ -10,6 +10,7 @@ from django import template
 from django.conf import settings
 
 from games import event_text, rules_text
+from games.engine.brag.rules import BragRules
 
 register = template.Library()
 
@@ -34,7 +35,10 @@ def hand_words(category, cards, ranking="brag") -> str:
 
 @register.filter
 def rules_summary(rules) -> list[str]:
-    """A variant's house rules (HouseRules) in plain sentences in the reader's language."""
+    """A variant's house rules (HouseRules or BragRules) in plain sentences in the reader's
+    language."""
+    if isinstance(rules, BragRules):
+        return rules_text.describe_brag(rules)
     return rules_text.describe(rules)
 
 
