@@ -61,12 +61,20 @@ def new_page(browser, size, problems, **options):
     return page
 
 
-def sign_up(page, base, name):
+def sign_up(page, site, name):
+    """Sign up as a newcomer does: the form, then the link in the confirmation mail (the
+    console mail backend prints it into daphne's log)."""
+    base = site.url
     page.goto(base + "/accounts/signup/")
     page.fill("input[name=username]", name)
     page.fill("input[name=email]", f"{name}@example.org")
     page.fill("input[name=password1]", PASSWORD)
     page.fill("input[name=password2]", PASSWORD)
+    page.click("main form button[type=submit]")
+    page.wait_for_url(base + "/accounts/signup/sent/")
+    mail = re.search(rf"Hello {name},.*?(http://\S+/accounts/signup/confirm/\S+/)",
+                     site.log_path.read_text(), re.DOTALL)
+    page.goto(mail.group(1))
     page.click("main form button[type=submit]")
     page.wait_for_url(base + "/")
 
@@ -103,9 +111,23 @@ def scroll_width(page):
 
 
 def swap_once(page):
-    page.locator("#me .pick").first.click()
-    page.locator("#middle .pick").first.click()
-    page.click("#swap-form button[type=submit]")
+    """Pick a card on each side and swap. A board sent between the picks (the turn clock
+    ran out on a busy machine, a bot moved) replaces the picked cards: pick again."""
+    from playwright.sync_api import TimeoutError as NotYet
+
+    for _ in range(3):
+        page.locator("#me .pick").first.click()
+        page.locator("#middle .pick").first.click()
+        swap = page.locator("#swap-form button[type=submit]")
+        try:
+            page.wait_for_function(
+                "() => { const b = document.querySelector('#swap-form button[type=submit]');"
+                " return b && !b.disabled; }", timeout=3000)
+        except NotYet:
+            continue
+        swap.click()
+        return
+    raise AssertionError("Swap never became a button after picking both cards")
 
 
 def play_until(page, done, limit=150):
@@ -129,7 +151,7 @@ def test_a_game_against_bots_fits_a_phone_alerts_the_tab_and_passes_axe(site, br
     base = site.url
     problems = []
     desk = new_page(browser, DESKTOP, problems)
-    sign_up(desk, base, "carol")
+    sign_up(desk, site, "carol")
     desk.screenshot(path=shots / "lobby-desktop.png", full_page=True)
     assert not serious(desk), "lobby"
 
@@ -235,8 +257,8 @@ def test_leave_hands_the_seat_to_a_bot_and_the_game_goes_on(site, browser, shots
     problems = []
     dan = new_page(browser, DESKTOP, problems)
     erin = new_page(browser, PHONE, problems, is_mobile=True, has_touch=True)
-    sign_up(dan, base, "dan")
-    sign_up(erin, base, "erin")
+    sign_up(dan, site, "dan")
+    sign_up(erin, site, "erin")
     dan.fill("input[name=name]", "Leavers")
     dan.select_option("select[name=variant]", label="Stop the Bus (classic)")
     dan.fill("input[name=seats]", "3")
@@ -270,8 +292,8 @@ def test_the_second_player_sees_the_invite_box_appear_live(site, browser, shots)
     problems = []
     fay = new_page(browser, DESKTOP, problems)
     gus = new_page(browser, DESKTOP, problems)
-    sign_up(fay, base, "fay")
-    sign_up(gus, base, "gus")
+    sign_up(fay, site, "fay")
+    sign_up(gus, site, "gus")
     fay.fill("input[name=name]", "Private room")
     fay.fill("input[name=seats]", "3")
     fay.check("input[name=private]")
