@@ -24,6 +24,7 @@ the view).
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -39,6 +40,10 @@ __all__ = ["FULL", "Board", "apply", "board", "clear", "frame", "lobby", "split"
            "view_key"]
 
 BOARD_TEMPLATE = "games/_board.html"
+# A template's indentation is most of a small region's bytes; HTML reads any run of
+# white space as one space (the board has no <pre> or <textarea>), so each run that
+# holds a line break is sent as that one line break.
+_SPACE = re.compile(r"[ \t]*\n\s*")
 
 
 class _Once:
@@ -141,7 +146,7 @@ def board(data: TableData, user) -> Board:
 
     def make() -> Board:
         with translation.override(key[0] or None):
-            html = render_to_string(BOARD_TEMPLATE, board_for(data, user))
+            html = _SPACE.sub("\n", render_to_string(BOARD_TEMPLATE, board_for(data, user)))
         outline, regions = split(html)
         return Board(key, data.revision, data.state.version if data.state else None,
                      data.game.pk if data.game else None, html, outline, regions)
