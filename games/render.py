@@ -18,8 +18,9 @@ were skipped. ``regions.apply`` is what a client does with a frame: tests and
 benchmarks use it to keep the page a browser would show.
 
 The caches are bounded, least recently used first out, and keyed by what they
-hold: a table read by (table, change stamp), a board by (the table's revision,
-the view).
+hold: a table read by (table, change stamp); its seats, players and spectators by
+(table, its ``updated_at``, game), which every change to them moves on; a board by
+(the table's revision, the view).
 """
 
 from __future__ import annotations
@@ -90,13 +91,14 @@ class _Once:
 
 
 _TABLES = _Once(512)
+_PARTS = _Once(2048)
 _BOARDS = _Once(4096)
 _LOBBIES = _Once(256)
 
 
 def clear() -> None:
     """Forget everything rendered (tests)."""
-    for cache in (_TABLES, _BOARDS, _LOBBIES):
+    for cache in (_TABLES, _PARTS, _BOARDS, _LOBBIES):
         cache.clear()
 
 
@@ -104,8 +106,8 @@ def table_data(table_id: int, stamp: str | None = None) -> TableData:
     """The table as committed after the change ``stamp`` (read once per process per
     change); without a stamp, read now."""
     if stamp is None:
-        return load_table(table_id)
-    return _TABLES.get((table_id, stamp), lambda: load_table(table_id))
+        return load_table(table_id, _PARTS.get)
+    return _TABLES.get((table_id, stamp), lambda: load_table(table_id, _PARTS.get))
 
 
 def language_of(user) -> str:

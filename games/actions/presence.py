@@ -50,7 +50,8 @@ def do_arrive(table_id: int, user, channel_name: str) -> None:
         update_conflicts=True, unique_fields=["channel_name"],
         update_fields=["table", "user", "connected_at", "last_seen"])
     with transaction.atomic():
-        Table.objects.filter(pk=table_id).update(humans_last_seen=now)
+        # updated_at too: who watches is part of the table as pages keep it
+        Table.objects.filter(pk=table_id).update(humans_last_seen=now, updated_at=now)
         # the players' boards name who watches; and a change whose announcement was
         # lost (its server died between commit and telling, or Redis was down) reaches
         # the others now instead of at their next ping
@@ -62,7 +63,8 @@ def do_depart(table_id: int, channel_name: str) -> None:
     user_id = (Presence.objects.filter(channel_name=channel_name)
                .values_list("user_id", flat=True).first())
     Presence.objects.filter(channel_name=channel_name).delete()
-    Table.objects.filter(pk=table_id).update(humans_last_seen=timezone.now())
+    now = timezone.now()
+    Table.objects.filter(pk=table_id).update(humans_last_seen=now, updated_at=now)
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
         return
