@@ -173,6 +173,9 @@ class TableConsumer(Socket):
             return
         try:
             if frame.kind == "ping":
+                # also heals a lost group membership (say Redis restarted empty)
+                await self.channel_layer.group_add(self.group, self.channel_name)
+                await self.follow_user()
                 await self.send_text(await database_sync_to_async(self._ping)())
             elif frame.kind == "sync":
                 if not self._may_ask_for_a_board():
