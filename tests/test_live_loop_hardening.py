@@ -186,8 +186,9 @@ async def test_spectators_off_on_a_public_table_keeps_strangers_out():
     assert replay.status_code == 404
     # the players still may
     player = await sync_to_async(_login)(bob)
-    _, ok, _ = await open_socket(f"/ws/table/{table.pk}/", player)
+    comm, ok, _ = await open_socket(f"/ws/table/{table.pk}/", player)
     assert ok
+    await comm.disconnect()
 
 
 # -- 16.6: one lobby render per change -----------------------------------------------------------
