@@ -41,6 +41,11 @@ __all__ = ["FULL", "Board", "apply", "board", "clear", "frame", "lobby", "split"
            "view_key"]
 
 BOARD_TEMPLATE = "games/_board.html"
+# The regions sent are always those that differ from what this page was last sent, so
+# versions the page never saw (several moves between two of its updates, under load)
+# need no full board for the page to be right; past this many, one is sent anyway,
+# as it costs less than most of the regions would.
+GAP = 3
 # A template's indentation is most of a small region's bytes; HTML reads any run of
 # white space as one space (the board has no <pre> or <textarea>), so each run that
 # holds a line break is sent as that one line break.
@@ -161,7 +166,7 @@ def frame(previous: Board | None, new: Board) -> str:
     if (previous is None or previous.game_id != new.game_id
             or previous.outline != new.outline or previous.regions.keys() != new.regions.keys()
             or (previous.version is not None and new.version is not None
-                and new.version > previous.version + 1)):
+                and new.version > previous.version + GAP)):
         return new.full
     return "".join(html for name, html in new.regions.items()
                    if previous.regions[name] != html)
