@@ -65,6 +65,8 @@ def test_regions_applied_to_the_last_board_give_the_new_board(seed, slug, seats)
             break
         data = render.table_data(table.pk, f"change-{seed}-{change}")
         for viewer in viewers:
+            if rng.random() < 0.25:
+                continue  # this page hears of the change late: it skips versions
             new = render.board(data, viewer)
             message = render.frame(sent[viewer.pk], new)
             pages[viewer.pk] = apply(pages[viewer.pk], message)
