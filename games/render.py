@@ -35,7 +35,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from .board import TableData, board_for, load_table
-from .regions import FULL, apply, split
+from .regions import FULL, apply, newest_rows, split
 
 __all__ = ["FULL", "Board", "apply", "board", "clear", "frame", "lobby", "split", "table_data",
            "view_key"]
@@ -168,8 +168,8 @@ def frame(previous: Board | None, new: Board) -> str:
             or (previous.version is not None and new.version is not None
                 and new.version > previous.version + GAP)):
         return new.full
-    return "".join(html for name, html in new.regions.items()
-                   if previous.regions[name] != html)
+    return "".join(newest_rows(name, previous.regions[name], html) or html
+                   for name, html in new.regions.items() if previous.regions[name] != html)
 
 
 # -- the lobby -----------------------------------------------------------------------------------
