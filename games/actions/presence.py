@@ -49,13 +49,16 @@ def do_arrive(table_id: int, user, channel_name: str) -> None:
                   last_seen=now)],
         update_conflicts=True, unique_fields=["channel_name"],
         update_fields=["table", "user", "connected_at", "last_seen"])
-    if Seat.objects.filter(table_id=table_id, user=user).exists():
-        Table.objects.filter(pk=table_id).update(humans_last_seen=now)
-        return
-    with transaction.atomic():
+    seen = {"humans_last_seen": now}
+    if not Seat.objects.filter(table_id=table_id, user=user).exists():
         # a spectator: the players' boards name who watches, and who watches is part of
         # the table as pages keep it (see board.load_table), hence updated_at
-        Table.objects.filter(pk=table_id).update(humans_last_seen=now, updated_at=now)
+        seen["updated_at"] = now
+    with transaction.atomic():
+        Table.objects.filter(pk=table_id).update(**seen)
+        # and a change whose announcement was lost (its server died between commit and
+        # telling, or Redis was down) reaches the others now, not at their next ping;
+        # pages whose board did not change are sent nothing
         announce_table(table_id, lobby=False)
 
 
