@@ -228,5 +228,5 @@ async def test_the_commerce_dealer_may_not_see_their_own_hand_before_the_unseen_
     name, _, i, frame, _ = _a_frame(
         record, truth, lambda v, s: v is None and s.phase == "dealer_swap")
     audit = await sync_to_async(_planted)(
-        record, name, i, frame.replace("</section>", f"{CODES[own]}</section>", 1))
+        record, name, i, frame + f"<p>{CODES[own]}</p>")
     assert audit.rules["text"] == 1
