@@ -52,6 +52,7 @@ from pathlib import Path
 
 from benchmarks import spy
 from benchmarks.wsplayer import Page, choose
+from games.regions import is_board
 
 FIRST_TURN_GRACE = 900  # seconds: connecting thousands of clients takes a while
 LOST_AFTER = 5.0  # seconds without every seat seeing a move: it is lost
@@ -175,6 +176,8 @@ class Client:
                         async for frame in ws:
                             worker.stats["frames"] += 1
                             worker.stats["bytes"] += len(frame)
+                            if self.baseline or is_board(frame):
+                                worker.sizes.append(len(frame.encode()))
                             self.on_frame(frame)
                     finally:
                         if pinger:
@@ -287,6 +290,7 @@ class Worker:
             ("frames", "bytes", "sent", "refusals", "disconnects", "connect_failures", "again",
              "again_failed", "pings"), 0)
         self.notes: dict[str, int] = {}
+        self.sizes: list[int] = []  # bytes of each board frame a page received
         rng = random.Random(seed)
         self.runs: list[TableRun] = []
         self.clients: list[Client] = []
@@ -341,7 +345,9 @@ class Worker:
             run.updates = [t for t in run.updates if t >= t1]
         stats, self.stats = self.stats, dict.fromkeys(self.stats, 0)
         notes, self.notes = self.notes, {}
-        return {"latencies": latencies, "firsts": firsts, "owns": owns, "sent": sent,
+        sizes, self.sizes = self.sizes, []
+        return {"sizes": sizes, "latencies": latencies, "firsts": firsts, "owns": owns,
+                "sent": sent,
                 "refused": refused, "lost": lost, "updates": updates, "stats": stats,
                 "notes": notes, "connected": sum(1 for c in self.clients if c.ws is not None)}
 
@@ -646,6 +652,7 @@ class StepResult:
     connected: int
     clients: int
     profile: str = ""
+    sizes: list = field(default_factory=list)
 
     @property
     def achieved_rate(self) -> float:
@@ -667,7 +674,8 @@ class StepResult:
                 "p50_ms": self.ms(50), "p95_ms": self.ms(95), "p99_ms": self.ms(99),
                 "errors": self.errors, "lost": self.lost, "refused": self.refused,
                 "log_errors": self.log_errors, "connected": self.connected,
-                "clients": self.clients, "stats": self.stats}
+                "clients": self.clients, "stats": self.stats,
+                "median_frame_bytes": _percentile(self.sizes, 50) if self.sizes else None}
 
     def print(self) -> None:
         s = self.stats
@@ -705,6 +713,10 @@ class StepResult:
                                                  for rss, peak in self.memory)
               + f"; frames {s['frames'] / self.seconds:.0f}/s, "
               f"{s['bytes'] / self.seconds / 1e6:.1f} MB/s to clients; pings {s['pings']}")
+        if self.sizes:
+            print(f"  bytes per viewer per update (board frames): median "
+                  f"{_percentile(self.sizes, 50):.0f}, p90 {_percentile(self.sizes, 90):.0f}, "
+                  f"mean {sum(self.sizes) / len(self.sizes):.0f}")
         if self.profile:
             print(self.profile)
 
@@ -848,7 +860,7 @@ class Room:
             stats=stats, notes=notes, cpu=cpu, memory=memory,
             log_errors=self._log_errors(log_marks),
             connected=sum(r["connected"] for r in reports), clients=self.clients,
-            profile=profile)
+            profile=profile, sizes=[x for r in reports for x in r["sizes"]])
 
     def _log_errors(self, marks: dict) -> list[str]:
         found = []

@@ -4,16 +4,18 @@
 
 On a fresh PostgreSQL database (``stopbus_profile``) it plays greedy moves at a
 few tables the way ``TableConsumer`` does (find the game and the seat, then
-``actions.do_play``) and, after each, renders every seat's board the way each
-consumer does (``load_table`` once per change, then ``board_for`` and the
-template per viewer). Prints milliseconds and queries per move, per table read
-and per viewer's render; ``--profile`` adds cProfile's top functions.
+``actions.do_play``) and, after each, brings every seat's page up to date the way
+each consumer does (``render.table_data`` once per change and process, then
+``render.board`` -- once per distinct view -- and ``render.frame`` per viewer).
+Prints milliseconds and queries per move, per table read and per viewer's
+update; ``--profile`` adds cProfile's top functions.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import json
 import pstats
 import time
 import uuid
@@ -40,18 +42,16 @@ def main(argv=None) -> None:
 
     from django.contrib.auth import get_user_model
     from django.db import connection, reset_queries
-    from django.template.loader import render_to_string
 
     from benchmarks.load import make_started_tables
-    from games import actions
-    from games.board import board_for, load_table
-    from games.consumers import TableConsumer
+    from games import actions, render
     from games.engine import GreedyBot, seat_view
+    from games.frames import parse
     from games.models import Game
 
     # telling the group needs a running event loop here, which the servers have and
     # this process does not: what it costs in a server is measured there, not here
-    actions._group_send = lambda group, message: None
+    actions.base.group_send = lambda group, message: None
     tables = make_started_tables(args.tables)
     users = {u.pk: u for u in get_user_model().objects.all()}
     seats_of = {}
@@ -89,25 +89,31 @@ def main(argv=None) -> None:
         user = seats_of[table_id][state.turn]
         action = GreedyBot(state.rules).choose(seat_view(state, state.turn)).to_dict()
         action.pop("seat", None)
-        consumer = TableConsumer()
-        consumer.table_id, consumer.user, consumer.playing = table_id, user, None
-        measure("play", lambda: consumer._play(action, game.version))
-        # the process that made the move has the game as committed; the other one
-        # reads it (a "game only" change), or the whole table if it knows nothing yet
-        for local in (True, False):
+        frame = parse(json.dumps({**action, "version": game.version}))
+
+        def play():  # what TableConsumer._act does for a move
+            seat = actions.seat_of_player(game, user)
+            actions.do_play(game.pk, seat, frame.action, frame.version)
+
+        measure("play", play)
+        # two server processes, each with two of the table's four pages
+        for pages in (seats_of[table_id][:2], seats_of[table_id][2:]):
             stamp = uuid.uuid4().hex
-            if local:
-                actions._announced(table_id, stamp, Game.objects.get(table_id=table_id))
-            measure("read", lambda s=stamp: load_table(table_id, s, game_only=True))
-            for viewer in seats_of[table_id][:2]:
-                def render(viewer=viewer, s=stamp):
-                    d = load_table(table_id, s)
-                    return render_to_string("games/_board.html", board_for(d, viewer))
-                measure("render", render)
+            measure("read", lambda s=stamp: render.table_data(table_id, s))
+            for viewer in pages:
+                def update(viewer=viewer, s=stamp):
+                    board = render.board(render.table_data(table_id, s), viewer)
+                    message = render.frame(shown.get((table_id, viewer.pk)), board)
+                    shown[(table_id, viewer.pk)] = board
+                    return message
+                measure("render", update)
 
     profiler = None
-    for table_id, _ in tables:  # every table read once in full, as on connecting
-        load_table(table_id)
+    shown = {}  # (table, viewer) -> the board that page shows
+    for table_id, _ in tables:  # every page sent its full board, as on connecting
+        data = render.table_data(table_id)
+        for viewer in seats_of[table_id]:
+            shown[(table_id, viewer.pk)] = render.board(data, viewer)
     for i in range(20):  # warm caches
         one_move(tables[i % len(tables)][0])
     for k in timings:
@@ -125,7 +131,7 @@ def main(argv=None) -> None:
         profiler.disable()
     moves = len(timings["play"])
     print(f"{moves} moves in {total:.2f} s: {total / max(moves, 1) * 1000:.2f} ms a move, "
-          "with 2 table reads and 4 renders")
+          "with 2 table reads and 4 page updates")
     for name, values in timings.items():
         if values:
             values = sorted(values)

@@ -20,10 +20,11 @@ from pathlib import Path
 # (label, function names, any of which on the stack puts a sample under the label);
 # the first that matches wins, so the order matters.
 CATEGORIES = [
-    ("applying a move (actions.do_play, incl. its queries)", ("TableConsumer._play",)),
+    ("applying a move (actions.do_play, incl. its queries)", ("TableConsumer._act",)),
     ("the clock (claims, bot moves, next deals)", ("_tick",)),
-    ("rendering a board (read the table, view, template)", ("TableConsumer._board_html",)),
-    ("pings (presence, missed changes)", ("TableConsumer._ping", "TableConsumer.on_ping")),
+    ("pings (presence, missed changes)", ("TableConsumer._ping",)),
+    ("reading a changed table (once per process and change)", ("table_data",)),
+    ("rendering a view (once per distinct view) and its regions", ("TableConsumer._update",)),
     ("our consumers' other work (frames in and out, connects, chat)",
      ("TableConsumer.", "LobbyConsumer.")),
     ("channels-redis (receive, group send)", ("RedisChannelLayer.",)),

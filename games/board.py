@@ -16,7 +16,7 @@ from datetime import datetime
 from django.utils import timezone
 
 from . import presence
-from .actions import bot_name_for, current_game, state_of
+from .actions import bot_name_for, state_of
 from .engine import Event, GameState, HouseRules, view_for
 from .engine.bots import BOT_LEVELS
 from .engine.game import OVER, SHOWDOWN
@@ -61,20 +61,39 @@ class TableData:
                 tuple(u.pk for u in self.spectators))
 
 
-def load_table(table_id: int) -> TableData:
-    """The table as committed now: what every viewer of it shares."""
-    table = Table.objects.select_related("variant", "host").get(pk=table_id)
-    seats = list(table.seat_set.select_related("user").order_by("position"))
-    data = TableData(table=table, seats=seats, spectators=presence.spectators(table, seats))
-    game = current_game(table_id)
+def load_table(table_id: int, parts=None) -> TableData:
+    """The table as committed now: what every viewer of it shares.
+
+    One query reads the current game with its table. What changes only with the
+    table's ``updated_at`` (its seats, the game's players, who watches: every change
+    to them stamps the table) is read by ``parts(key, read)``, which may keep it under
+    ``key`` = (table, updated_at); by default it is read every time. The parts are
+    read after the table row, so they are never older than the key they are kept
+    under."""
+    game = (Game.objects.select_related("table__variant", "table__host")
+            .filter(table_id=table_id).order_by("-number").first())
+    table = game.table if game is not None else (
+        Table.objects.select_related("variant", "host").get(pk=table_id))
+    if parts is None:
+        seats, players, spectators = _parts(table, game)
+    else:
+        seats, players, spectators = parts((table_id, table.updated_at, game and game.pk),
+                                           lambda: _parts(table, game))
+    data = TableData(table=table, seats=seats, spectators=spectators)
     if game is not None:
         data.game = game
-        data.players = list(game.players.all())
+        data.players = players
         data.state = state_of(game)
         data.events = [(seq, Event.from_dict(e))
                        for seq, e in game.recent_events[-EVENTS_SHOWN:]]
         data.deadline = game.deadline if game.status == Game.Status.PLAYING else None
     return data
+
+
+def _parts(table: Table, game: Game | None) -> tuple[list, list, list]:
+    seats = list(table.seat_set.select_related("user").order_by("position"))
+    players = list(game.players.all()) if game is not None else []
+    return seats, players, presence.spectators(table, seats)
 
 
 def reveal_title(label: str) -> str:

@@ -10,6 +10,9 @@ it would show one player's hand to everybody.
 from __future__ import annotations
 
 import logging
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 from importlib import import_module
 
 from channels.db import database_sync_to_async
@@ -43,6 +46,31 @@ BUSY = "The table is busy, try again in a moment; your move was not played."
 
 def _setting(name: str, default):
     return getattr(settings, name, default)
+
+
+_executor: ThreadPoolExecutor | None = None
+_executor_lock = threading.Lock()
+
+
+def db(fn):
+    """``fn`` as a coroutine that runs it in a thread with a database connection.
+
+    Channels runs all of a process's database work in one thread by default, one query
+    at a time: measured, a few hundred pages connecting at once then wait tens of
+    seconds for their handshakes (``benchmarks.load``, README). With a connection
+    pool (PostgreSQL) several threads share it; without one (SQLite), the default.
+    """
+    pool = settings.DATABASES["default"].get("OPTIONS", {}).get("pool")
+    if not pool:
+        return database_sync_to_async(fn)
+    global _executor
+    if _executor is None:
+        with _executor_lock:
+            if _executor is None:
+                size = pool.get("max_size", 10) if isinstance(pool, dict) else 10
+                threads = _setting("STOPBUS_DB_THREADS", 0) or max(1, min(8, size - 2))
+                _executor = ThreadPoolExecutor(threads, thread_name_prefix="db")
+    return database_sync_to_async(fn, thread_sensitive=False, executor=_executor)
 
 
 def notice(message: str, level: str = "error") -> str:
@@ -112,13 +140,14 @@ class TableConsumer(Socket):
         self.user = self.scope.get("user")
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
         self.sent: render.Board | None = None  # the board this page shows
+        self.counted_at = time.monotonic()  # when ratelimit last heard this socket is open
         self.bucket = ratelimit.Bucket(_setting("STOPBUS_WS_RATE", 8.0),
                                        _setting("STOPBUS_WS_BURST", 16))
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         session = self.scope.get("session") or {}
-        allowed = await database_sync_to_async(may_watch)(
+        allowed = await db(may_watch)(
             self.table_id, self.user, list(session.get("invites", [])))
         if allowed is None:
             await self.close(code=CLOSE_NOT_FOUND)
@@ -136,7 +165,7 @@ class TableConsumer(Socket):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.follow_user()
         await self.accept()
-        await self.send(text_data=await database_sync_to_async(self._arrive)())
+        await self.send(text_data=await db(self._arrive)())
 
     def _arrive(self) -> str:
         actions.do_arrive(self.table_id, self.user, self.channel_name)
@@ -151,7 +180,7 @@ class TableConsumer(Socket):
         if group:
             await self.channel_layer.group_discard(group, self.channel_name)
             await self.unfollow_user()
-            await database_sync_to_async(actions.do_depart)(self.table_id, self.channel_name)
+            await db(actions.do_depart)(self.table_id, self.channel_name)
 
     def _may_ask_for_a_board(self) -> bool:
         """Full boards (connecting, "sync") cost the most: a few a second per user,
@@ -176,20 +205,20 @@ class TableConsumer(Socket):
                 # also heals a lost group membership (say Redis restarted empty)
                 await self.channel_layer.group_add(self.group, self.channel_name)
                 await self.follow_user()
-                await self.send_text(await database_sync_to_async(self._ping)())
+                await self.send_text(await db(self._ping)())
             elif frame.kind == "sync":
                 if not self._may_ask_for_a_board():
                     raise actions.Refused("boards", "Too many reloads; wait a minute.")
-                await self.send_text(await database_sync_to_async(self._update)(None, True))
+                await self.send_text(await db(self._update)(None, True))
             else:
                 with ratelimit.pending(self.table_id):
-                    await database_sync_to_async(self._act)(frame)
+                    await db(self._act)(frame)
         except ratelimit.Busy:
             await self.send(text_data=notice(BUSY))
         except actions.Refused as exc:
             await self.send(text_data=notice(exc.message))
             if exc.code == "stale":
-                await self.send_text(await database_sync_to_async(self._update)(None, True))
+                await self.send_text(await db(self._update)(None, True))
             elif exc.code == "signed_out":
                 await self.close(code=CLOSE_UNAUTHENTICATED)
         except Exception:
@@ -232,8 +261,10 @@ class TableConsumer(Socket):
     def _ping(self) -> str:
         """Every ~25 s from the page: still here; and anything missed meanwhile."""
         actions.do_ping(self.channel_name, self.table_id)
-        if self.holder is not None:
-            ratelimit.socket_seen(self.holder, self.channel_name)
+        now = time.monotonic()
+        if self.holder is not None and now - self.counted_at > ratelimit.SOCKET_STALE / 3:
+            ratelimit.socket_seen(self.holder, self.channel_name)  # still open: still counted
+            self.counted_at = now
         if self.sent is not None and self.sent.revision[1:6] == _fingerprint(self.table_id):
             return ""  # one small query says nothing was missed
         return self._update(None)
@@ -241,7 +272,7 @@ class TableConsumer(Socket):
     # -- from the group --------------------------------------------------------------------------
 
     async def table_changed(self, event):
-        await self.send_text(await database_sync_to_async(self._update)(event.get("stamp")))
+        await self.send_text(await db(self._update)(event.get("stamp")))
 
     async def watch_revoked(self, event):
         await self.send(text_data=notice("The players have closed this table to "
@@ -249,7 +280,7 @@ class TableConsumer(Socket):
         await self.close(code=CLOSE_FORBIDDEN)
 
     async def chat_message(self, event):
-        await self.send_text(await database_sync_to_async(self._chat_html)(event["id"]))
+        await self.send_text(await db(self._chat_html)(event["id"]))
 
     def _chat_html(self, message_id: int) -> str:
         message = ChatMessage.objects.select_related("user").filter(pk=message_id).first()
@@ -309,7 +340,7 @@ class LobbyConsumer(Socket):
         await self.send(text_data=notice("The lobby only listens."))
 
     async def lobby_changed(self, event):
-        html = await database_sync_to_async(render.lobby)(self.user, event.get("stamp"))
+        html = await db(render.lobby)(self.user, event.get("stamp"))
         await self.send(text_data=html)
 
 

@@ -18,12 +18,14 @@ were skipped. ``regions.apply`` is what a client does with a frame: tests and
 benchmarks use it to keep the page a browser would show.
 
 The caches are bounded, least recently used first out, and keyed by what they
-hold: a table read by (table, change stamp), a board by (the table's revision,
-the view).
+hold: a table read by (table, change stamp); its seats, players and spectators by
+(table, its ``updated_at``, game), which every change to them moves on; a board by
+(the table's revision, the view).
 """
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -33,12 +35,21 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from .board import TableData, board_for, load_table
-from .regions import FULL, apply, split
+from .regions import FULL, apply, newest_rows, split
 
 __all__ = ["FULL", "Board", "apply", "board", "clear", "frame", "lobby", "split", "table_data",
            "view_key"]
 
 BOARD_TEMPLATE = "games/_board.html"
+# The regions sent are always those that differ from what this page was last sent, so
+# versions the page never saw (several moves between two of its updates, under load)
+# need no full board for the page to be right; past this many, one is sent anyway,
+# as it costs less than most of the regions would.
+GAP = 3
+# A template's indentation is most of a small region's bytes; HTML reads any run of
+# white space as one space (the board has no <pre> or <textarea>), so each run that
+# holds a line break is sent as that one line break.
+_SPACE = re.compile(r"[ \t]*\n\s*")
 
 
 class _Once:
@@ -85,13 +96,14 @@ class _Once:
 
 
 _TABLES = _Once(512)
+_PARTS = _Once(2048)
 _BOARDS = _Once(4096)
 _LOBBIES = _Once(256)
 
 
 def clear() -> None:
     """Forget everything rendered (tests)."""
-    for cache in (_TABLES, _BOARDS, _LOBBIES):
+    for cache in (_TABLES, _PARTS, _BOARDS, _LOBBIES):
         cache.clear()
 
 
@@ -99,8 +111,8 @@ def table_data(table_id: int, stamp: str | None = None) -> TableData:
     """The table as committed after the change ``stamp`` (read once per process per
     change); without a stamp, read now."""
     if stamp is None:
-        return load_table(table_id)
-    return _TABLES.get((table_id, stamp), lambda: load_table(table_id))
+        return load_table(table_id, _PARTS.get)
+    return _TABLES.get((table_id, stamp), lambda: load_table(table_id, _PARTS.get))
 
 
 def language_of(user) -> str:
@@ -141,7 +153,7 @@ def board(data: TableData, user) -> Board:
 
     def make() -> Board:
         with translation.override(key[0] or None):
-            html = render_to_string(BOARD_TEMPLATE, board_for(data, user))
+            html = _SPACE.sub("\n", render_to_string(BOARD_TEMPLATE, board_for(data, user)))
         outline, regions = split(html)
         return Board(key, data.revision, data.state.version if data.state else None,
                      data.game.pk if data.game else None, html, outline, regions)
@@ -154,10 +166,10 @@ def frame(previous: Board | None, new: Board) -> str:
     if (previous is None or previous.game_id != new.game_id
             or previous.outline != new.outline or previous.regions.keys() != new.regions.keys()
             or (previous.version is not None and new.version is not None
-                and new.version > previous.version + 1)):
+                and new.version > previous.version + GAP)):
         return new.full
-    return "".join(html for name, html in new.regions.items()
-                   if previous.regions[name] != html)
+    return "".join(newest_rows(name, previous.regions[name], html) or html
+                   for name, html in new.regions.items() if previous.regions[name] != html)
 
 
 # -- the lobby -----------------------------------------------------------------------------------

@@ -168,6 +168,13 @@ def _fresh_cache(request):
     """
     if request.node.get_closest_marker("django_db") or DJANGO_FIXTURES & set(request.fixturenames):
         cache.clear()
+        # and the process's own caches of games and boards: a flushed test database
+        # hands out the same primary keys again
+        from games import render
+        from games.actions import base
+
+        base._STATES.clear()
+        render.clear()
 
 
 @pytest.fixture

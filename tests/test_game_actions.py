@@ -3,7 +3,7 @@
 import pytest
 from django.db import transaction
 
-from games import actions, clock, engine
+from games import actions, clock, engine, render
 from games.engine import GreedyBot, HouseRules, replay, seat_view
 from games.models import Action, Game, GamePlayer, Job, Seat, Table, Variant
 from tests.factories import UserFactory
@@ -204,3 +204,29 @@ def test_a_move_costs_a_fixed_number_of_queries(game, django_assert_num_queries)
         actions.do_play(game.pk, seat, action, game.version)
     statements = " ".join(q["sql"] for q in captured.captured_queries)
     assert "FOR UPDATE" in statements or "SAVEPOINT" in statements
+
+
+# -- issue 16.12 and 16.10: leavers' bots and chat ------------------------------------
+
+
+def test_a_leavers_bot_is_named_as_a_bot_and_the_log_says_who_left():
+    variant = Variant.objects.get(slug="classic")
+    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    table = actions.do_create_table(alice, name="T", variant=variant, seats=2)
+    actions.do_join_table(table, bob)
+    actions.do_leave_table(Table.objects.get(pk=table.pk), alice)
+    data = render.table_data(table.pk)
+    html = render.board(data, bob).html
+    assert "Bot for alice" in html
+    assert "alice left the table" in html
+    seat = next(p for p in data.players if p.name == "alice").seat
+    assert f'id="seat-{seat}" aria-label="Bot for alice' in html
+
+
+def test_bidirectional_controls_are_removed_from_chat():
+    variant = Variant.objects.get(slug="classic")
+    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    table = actions.do_create_table(alice, name="T", variant=variant, seats=2)
+    actions.do_join_table(table, bob)
+    line = actions.do_chat(table, alice, "\u202egnp.exe\u202c and \u2066isolated\u2069 \u200fmark")
+    assert line.text == "gnp.exe and isolated mark"

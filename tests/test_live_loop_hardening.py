@@ -17,7 +17,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import actions, render
-from games.models import ChatMessage, Game, Table, Variant
+from games.models import ChatMessage, Game, Variant
 from stopbus_site.asgi import application
 from tests.factories import UserFactory
 
@@ -186,8 +186,9 @@ async def test_spectators_off_on_a_public_table_keeps_strangers_out():
     assert replay.status_code == 404
     # the players still may
     player = await sync_to_async(_login)(bob)
-    _, ok, _ = await open_socket(f"/ws/table/{table.pk}/", player)
+    comm, ok, _ = await open_socket(f"/ws/table/{table.pk}/", player)
     assert ok
+    await comm.disconnect()
 
 
 # -- 16.6: one lobby render per change -----------------------------------------------------------
@@ -231,25 +232,3 @@ async def test_a_field_of_the_wrong_type_is_named_and_changes_nothing(field, val
     assert await sync_to_async(_version)(table.pk) == game.version
     assert await sync_to_async(ChatMessage.objects.count)() == 0
     await comm.disconnect()
-
-
-# -- 16.12 and 16.10: sync ones ------------------------------------------------------------------
-
-
-@pytest.mark.django_db
-def test_a_leavers_bot_is_named_as_a_bot_and_the_log_says_who_left():
-    table, alice, bob = _two_at_a_table()
-    actions.do_leave_table(Table.objects.get(pk=table.pk), alice)
-    data = render.table_data(table.pk)
-    html = render.board(data, bob).html
-    assert "Bot for alice" in html
-    assert "alice left the table" in html
-    seat = next(p for p in data.players if p.name == "alice").seat
-    assert f'id="seat-{seat}" aria-label="Bot for alice' in html
-
-
-@pytest.mark.django_db
-def test_bidirectional_controls_are_removed_from_chat():
-    table, alice, bob = _two_at_a_table()
-    line = actions.do_chat(table, alice, "\u202egnp.exe\u202c and \u2066isolated\u2069 \u200fmark")
-    assert line.text == "gnp.exe and isolated mark"

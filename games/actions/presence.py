@@ -49,11 +49,16 @@ def do_arrive(table_id: int, user, channel_name: str) -> None:
                   last_seen=now)],
         update_conflicts=True, unique_fields=["channel_name"],
         update_fields=["table", "user", "connected_at", "last_seen"])
+    seen = {"humans_last_seen": now}
+    if not Seat.objects.filter(table_id=table_id, user=user).exists():
+        # a spectator: the players' boards name who watches, and who watches is part of
+        # the table as pages keep it (see board.load_table), hence updated_at
+        seen["updated_at"] = now
     with transaction.atomic():
-        Table.objects.filter(pk=table_id).update(humans_last_seen=now)
-        # the players' boards name who watches; and a change whose announcement was
-        # lost (its server died between commit and telling, or Redis was down) reaches
-        # the others now instead of at their next ping
+        Table.objects.filter(pk=table_id).update(**seen)
+        # and a change whose announcement was lost (its server died between commit and
+        # telling, or Redis was down) reaches the others now, not at their next ping;
+        # pages whose board did not change are sent nothing
         announce_table(table_id, lobby=False)
 
 
@@ -62,14 +67,17 @@ def do_depart(table_id: int, channel_name: str) -> None:
     user_id = (Presence.objects.filter(channel_name=channel_name)
                .values_list("user_id", flat=True).first())
     Presence.objects.filter(channel_name=channel_name).delete()
-    Table.objects.filter(pk=table_id).update(humans_last_seen=timezone.now())
+    now = timezone.now()
+    Table.objects.filter(pk=table_id).update(humans_last_seen=now)
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
         return
     with transaction.atomic():
         if user_id is not None and not Seat.objects.filter(table=table,
                                                            user_id=user_id).exists():
-            announce_table(table_id, lobby=False)  # the players' boards name who watches
+            # a spectator left: as on arriving (do_arrive)
+            Table.objects.filter(pk=table_id).update(updated_at=now)
+            announce_table(table_id, lobby=False)
         if not who.humans_connected(table):
             schedule_abandon_check(table)
 

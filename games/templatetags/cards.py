@@ -165,10 +165,15 @@ def pretty_card(code):
 @register.simple_tag
 def log_entries(events):
     """The game log's rows, newest first: ``events`` is [(seq, text, kind)], cards as the
-    engine writes them ("QD") shown as people write them ("Q♦")."""
-    return mark_safe("".join(  # noqa: S308 -- every value is escaped
-        f'<li class="log__item log__item--{escape(str(kind))}">{escape(_pretty(str(text)))}</li>'
-        for _seq, text, kind in reversed(events)))
+    engine writes them ("QD") shown as people write them ("Q♦"). Each row's id (its
+    action's number and its place among that action's events) lets a page be sent only
+    the new rows (``games.render``)."""
+    rows, count = [], {}
+    for seq, text, kind in events:
+        n = count[seq] = count.get(seq, -1) + 1
+        rows.append(f'<li class="log__item log__item--{escape(str(kind))}" id="log-{seq}-{n}">'
+                    f'{escape(_pretty(str(text)))}</li>')
+    return mark_safe("".join(reversed(rows)))  # noqa: S308 -- every value is escaped
 
 
 # -- icons: inline SVG (an emoji such as the bus stop is a blank box without an emoji font) -------
