@@ -11,4 +11,5 @@ urlpatterns = [
     path("signup/confirm/<slug:token>/", views.SignUpConfirmView.as_view(),
          name="signup_confirm"),
     path("profile/", views.ProfileView.as_view(), name="profile"),
+    path("email/confirm/<slug:token>/", views.EmailConfirmView.as_view(), name="email_confirm"),
 ]

@@ -123,7 +123,12 @@ class SignUpConfirmView(View):
 
 
 class ProfileView(LoginRequiredMixin, UpdateView):
-    """The player's own account page: who they are, and where their mail goes."""
+    """The player's own account page: who they are, and where their mail goes.
+
+    A new address is only taken on once its owner opens a link sent to it; if it
+    belongs to another account, its owner is told instead. The page says the same
+    either way.
+    """
 
     template_name = "accounts/profile.html"
     form_class = EmailChangeForm
@@ -135,5 +140,60 @@ class ProfileView(LoginRequiredMixin, UpdateView):
         return User.objects.get(pk=self.request.user.pk)
 
     def form_valid(self, form):
-        messages.success(self.request, "Your email address has been updated.")
-        return super().form_valid(form)
+        email = form.cleaned_data["email"]
+        if email.lower() == self.request.user.email.lower():
+            messages.success(self.request, "Your email address has been updated.")
+            return super().form_valid(form)  # the same address in other letter case
+        owner = (User.objects.filter(email__iexact=email).exclude(pk=self.request.user.pk)
+                 .values_list("email", flat=True).first())
+        if owner is not None:
+            reset_url = self.request.build_absolute_uri(reverse("password_reset"))
+            _mail("email_change_taken", owner, {"reset_url": reset_url})
+        else:
+            token = secrets.token_urlsafe(32)
+            cache.set(_email_key(token), {"user": self.request.user.pk, "email": email},
+                      SIGNUP_LINK_SECONDS)
+            link = self.request.build_absolute_uri(reverse("accounts:email_confirm",
+                                                           args=[token]))
+            _mail("email_change_confirm", email, {"link": link,
+                                                  "username": self.request.user.username,
+                                                  "days": SIGNUP_LINK_SECONDS // 86400})
+        messages.info(self.request, f"We have sent a link to {email}. Your address changes "
+                                    "when you open it.")
+        return redirect(self.success_url)
+
+
+def _email_key(token: str) -> str:
+    return f"email-change:{token}"
+
+
+class EmailConfirmView(LoginRequiredMixin, View):
+    """The link from the email-change mail: a button that moves the account to the
+    address, for the account that asked (mail scanners open links, they don't press
+    buttons)."""
+
+    def _pending(self, request, token):
+        pending = cache.get(_email_key(token))
+        return pending if pending and pending["user"] == request.user.pk else None
+
+    def get(self, request, token):
+        pending = self._pending(request, token)
+        return render(request, "accounts/email_confirm.html",
+                      {"pending": pending, "expired": pending is None},
+                      status=200 if pending else 404)
+
+    def post(self, request, token):
+        pending = self._pending(request, token)
+        if pending is None:
+            return render(request, "accounts/email_confirm.html", {"expired": True}, status=404)
+        try:
+            with transaction.atomic():
+                if email_taken(pending["email"], exclude_pk=request.user.pk):
+                    raise IntegrityError("taken since")
+                User.objects.filter(pk=request.user.pk).update(email=pending["email"])
+        except IntegrityError:  # another account took the address since the link was sent
+            return render(request, "accounts/email_confirm.html",
+                          {"pending": pending, "taken": True}, status=409)
+        cache.delete(_email_key(token))
+        messages.success(request, "Your email address has been updated.")
+        return redirect("accounts:profile")

@@ -294,7 +294,7 @@ CONTENT_SECURITY_POLICY = {
         "default-src": [SELF],
         "script-src": [SELF],
         "style-src": [SELF],
-        "img-src": [SELF, "data:"],
+        "img-src": [SELF],
         "connect-src": [SELF],
         "font-src": [SELF],
         "object-src": [NONE],

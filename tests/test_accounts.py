@@ -217,23 +217,58 @@ def test_profile_shows_account_details(user_client, user):
     assert reverse("password_change") in content
 
 
-def test_profile_changes_email(user_client, user):
+def email_link(message):
+    found = re.search(r"https?://\S+/accounts/email/confirm/\S+/", message.body)
+    assert found, message.body
+    return found.group(0)
+
+
+def test_profile_changes_email_once_the_new_address_confirms(user_client, user, mailoutbox):
+    old = user.email
     response = user_client.post(
         reverse("accounts:profile"), {"email": "new-address@example.com"}, follow=True
     )
+    assert b"We have sent a link to new-address@example.com" in response.content
+    user.refresh_from_db()
+    assert user.email == old  # not before the link is opened
+    [mail] = mailoutbox
+    assert mail.to == ["new-address@example.com"]
+    link = email_link(mail)
+    assert user_client.get(link).status_code == 200
+    response = user_client.post(link, follow=True)
     user.refresh_from_db()
     assert user.email == "new-address@example.com"
     assert b"Your email address has been updated." in response.content
+    assert user_client.post(link).status_code == 404  # once
 
 
-def test_profile_refuses_email_of_another_account(user_client, user):
-    UserFactory(email="taken@example.com")
-    response = user_client.post(reverse("accounts:profile"), {"email": "TAKEN@example.com"})
+def test_an_email_link_works_only_for_the_account_that_asked(client, user, mailoutbox):
+    client.force_login(user)
+    client.post(reverse("accounts:profile"), {"email": "new-address@example.com"})
+    link = email_link(mailoutbox[0])
+    other = UserFactory()
+    client.force_login(other)
+    assert client.post(link).status_code == 404
+    other.refresh_from_db()
+    assert other.email != "new-address@example.com"
 
-    assert response.status_code == 200
-    assert field_errors(response, "email") == ["An account with this email address already exists."]
+
+def test_profile_answers_the_same_for_an_address_of_another_account(
+        user_client, user, mailoutbox):
+    owner = UserFactory(email="taken@example.com")
+
+    def answer(email):
+        response = user_client.post(reverse("accounts:profile"), {"email": email}, follow=True)
+        html = response.content.decode().replace(email, "EMAIL")
+        return response.status_code, re.sub(r"\b[A-Za-z0-9]{64}\b", "CSRF-TOKEN", html)
+
+    assert answer("TAKEN@example.com") == answer("free@example.com")
     user.refresh_from_db()
-    assert user.email != "TAKEN@example.com"
+    assert user.email not in ("TAKEN@example.com", "free@example.com")
+    to_owner, to_free = mailoutbox
+    assert to_owner.to == [owner.email] and "already belongs to your account" in to_owner.body
+    assert "/accounts/email/confirm/" not in to_owner.body
+    assert to_free.to == ["free@example.com"]
 
 
 def test_profile_keeps_own_email_in_another_case(user_client, user):
