@@ -181,6 +181,16 @@ def test_a_game_against_bots_fits_a_phone_alerts_the_tab_and_passes_axe(site, br
     assert not serious(desk), "table, playing"
     assert not serious(phone), "table, playing, on a phone"
 
+    # the mute switch is remembered for the player
+    assert desk.get_attribute("#sound-toggle", "aria-pressed") == "false"
+    with desk.expect_response(lambda r: "/preferences/" in r.url) as answer:
+        desk.click("#sound-toggle")
+    assert answer.value.status == 204
+    phone.reload()
+    assert phone.get_attribute("#sound-toggle", "aria-pressed") == "true"
+    assert phone.get_attribute("body", "data-sound") == "off"
+    my_turn(phone)
+
     # a 300-character word in the chat widens nothing
     phone.fill("#chat-text", "w" * 300)
     phone.press("#chat-text", "Enter")
@@ -278,6 +288,11 @@ def test_leave_hands_the_seat_to_a_bot_and_the_game_goes_on(site, browser, shots
     erin.click(".leave summary")
     erin.click("#leave-confirm")
     erin.wait_for_url(base + "/")
+    erin.wait_for_selector("#lobby-tables .table-row")
+    still(erin)
+    erin.screenshot(path=shots / "lobby-tables-phone.png", full_page=True)
+    assert scroll_width(erin) <= 390
+    assert not serious(erin), "lobby with tables, on a phone"
     erin_seat = dan.locator(".seat", has_text="erin")
     erin_seat.locator(".badge--bot").wait_for(timeout=10000)
     # the game goes on: dan gets turns, and the bot in erin's seat plays them too

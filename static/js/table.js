@@ -139,8 +139,6 @@
       var on = !soundOn();
       document.body.dataset.sound = on ? "on" : "off";
       soundToggle.setAttribute("aria-pressed", on ? "false" : "true");
-      var label = soundToggle.querySelector("[data-label]");
-      if (label) { label.textContent = on ? soundToggle.dataset.on : soundToggle.dataset.off; }
       if (on) { ensureAudio(); }
       var body = new URLSearchParams({ sound: on ? "on" : "off" });
       fetch(page.dataset.preferences, {
