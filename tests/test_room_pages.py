@@ -117,9 +117,10 @@ def test_the_invite_box_is_part_of_the_board_for_every_seated_player():
 
 
 def test_seat_helpers():
-    assert initials("alice") == "AL"
-    assert initials("Greedy bot 3") == "GB"
-    assert initials("Bot for bob") == "BB"
+    assert initials("alice") == "al"
+    assert initials("Greedy bot 3") == "gb"
+    assert initials("Bot for bob") == "bb"
+    assert initials("Ash Smith") == "as"  # shown as AS by CSS, never a card in the text
     assert avatar_colour("alice") == avatar_colour("alice")
     assert pretty_card("QD") == "Q\u2666" and pretty_card("10S") == "10\u2660"
     players = [{"seat": s} for s in (0, 1, 3)]
