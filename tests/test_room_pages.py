@@ -29,10 +29,11 @@ def signed_in(user):
 
 
 def test_the_lobby_counts_every_seat_of_a_table_one_sits_at():
-    """Three sit at a four-seat table: "3 of 4", not the "1/4" of a join on one's own seat."""
+    """Three sit at a private four-seat table (listed for those seated): "3 of 4", not the
+    "1/4" of a count taken over a join filtered to one's own seat."""
     host, guest = UserFactory(username="host"), UserFactory(username="guest")
     variant = preset_variant()
-    table = actions.create_table(host, name="Counted", variant=variant, seats=4)
+    table = actions.create_table(host, name="Counted", variant=variant, seats=4, private=True)
     actions.join_table(table, guest)
     actions.add_bot(table, host, "greedy")
     html = signed_in(guest).get(reverse("games:lobby")).content.decode()
