@@ -106,6 +106,18 @@ def still(*pages):
         page.wait_for_timeout(700)
 
 
+def seats_apart(page):
+    """No seat box covers another, nor the middle of the table."""
+    boxes = [page.locator("#opponents .seat").nth(i).bounding_box()
+             for i in range(page.locator("#opponents .seat").count())]
+    boxes.append(page.locator("#middle .pile--widow .cards").bounding_box())
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            apart = (a["x"] + a["width"] <= b["x"] + 1 or b["x"] + b["width"] <= a["x"] + 1
+                     or a["y"] + a["height"] <= b["y"] + 1 or b["y"] + b["height"] <= a["y"] + 1)
+            assert apart, (a, b)
+
+
 def scroll_width(page):
     return page.evaluate("document.documentElement.scrollWidth")
 
@@ -191,6 +203,16 @@ def test_a_game_against_bots_fits_a_phone_alerts_the_tab_and_passes_axe(site, br
     assert not serious(desk), "table, playing"
     assert not serious(phone), "table, playing, on a phone"
 
+    # the mute switch is remembered for the player
+    assert desk.get_attribute("#sound-toggle", "aria-pressed") == "false"
+    with desk.expect_response(lambda r: "/preferences/" in r.url) as answer:
+        desk.click("#sound-toggle")
+    assert answer.value.status == 204
+    phone.reload()
+    assert phone.get_attribute("#sound-toggle", "aria-pressed") == "true"
+    assert phone.get_attribute("body", "data-sound") == "off"
+    my_turn(phone)
+
     # a 300-character word in the chat widens nothing
     phone.fill("#chat-text", "w" * 300)
     phone.press("#chat-text", "Enter")
@@ -199,7 +221,18 @@ def test_a_game_against_bots_fits_a_phone_alerts_the_tab_and_passes_axe(site, br
     assert scroll_width(desk) <= 1280
 
     # play to the showdown: a panel in view naming every hand and what each lost
-    swap_once(desk)  # the board may have been sent again since the picks above
+    # the keyboard: 1 picks your first card, 4 the widow's first, S swaps
+    my_turn(desk)
+    desk.locator("body").press("1")
+    desk.locator("body").press("4")
+    assert desk.locator("#me .pick__input").first.is_checked()
+    assert desk.locator("#middle .pick__input").first.is_checked()
+    assert swap.is_enabled()
+    desk.locator("body").press("s")
+    desk.wait_for_selector('#status:not([data-my-turn="1"])')
+    desk.locator("body").press("?")
+    assert desk.locator(".keys-help[open]").count() == 1
+    desk.locator("body").press("?")
     assert play_until(desk, lambda p: p.locator("#showdown .ready-form").count() > 0)
     phone.wait_for_selector("#showdown .showdown__row")
     still(desk, phone)
@@ -277,6 +310,11 @@ def test_leave_hands_the_seat_to_a_bot_and_the_game_goes_on(site, browser, shots
     erin.click(".leave summary")
     erin.click("#leave-confirm")
     erin.wait_for_url(base + "/")
+    erin.wait_for_selector("#lobby-tables .table-row")
+    still(erin)
+    erin.screenshot(path=shots / "lobby-tables-phone.png", full_page=True)
+    assert scroll_width(erin) <= 390
+    assert not serious(erin), "lobby with tables, on a phone"
     erin_seat = dan.locator(".seat", has_text="erin")
     erin_seat.locator(".badge--bot").wait_for(timeout=10000)
     # the game goes on: dan gets turns, and the bot in erin's seat plays them too
@@ -309,4 +347,51 @@ def test_the_second_player_sees_the_invite_box_appear_live(site, browser, shots)
     response = gus.goto(base + "/u/gus/vs/fay/")
     assert response.status == 200
     assert not serious(gus), "head to head"
+    assert not problems, problems
+
+
+def test_a_full_table_fits_a_phone_in_dark_mode_with_a_four_colour_deck(site, browser, shots):
+    base = site.url
+    problems = []
+    hal = new_page(browser, PHONE, problems, is_mobile=True, has_touch=True,
+                   color_scheme="dark")
+    sign_up(hal, base, "hal")
+    hal.goto(base + "/accounts/profile/")
+    hal.check("#id_four_colour_deck")
+    hal.click("text=Save table settings")
+    hal.wait_for_selector("body.deck-4")
+    hal.goto(base + "/")
+    hal.fill("input[name=name]", "Six")
+    hal.fill("input[name=seats]", "6")
+    hal.click("text=Open the table")
+    hal.wait_for_url(re.compile(r".*/t/\d+/$"))
+    for _ in range(5):
+        count = hal.locator(".seat-list__item:not(.seat-list__item--free)").count()
+        hal.click("text=Add a bot")
+        hal.wait_for_function(
+            f"document.querySelectorAll('.seat-list__item:not(.seat-list__item--free)')"
+            f".length > {count} || !!document.querySelector('#me .cards--hand')")
+    my_turn(hal, timeout=40000)
+    still(hal)
+    hal.screenshot(path=shots / "six-dark-phone.png")
+    assert hal.locator("#opponents .seat").count() == 5
+    for part in ("#me .controls", "#me .cards--hand", "#middle .pile--widow .cards"):
+        inside, box = inside_viewport(hal, part)
+        assert inside, f"{part} is not in view on a phone at a full table: {box}"
+    assert scroll_width(hal) <= 390
+    seats_apart(hal)
+    # clubs are green in a four-colour deck
+    club = hal.locator(".card--suit-C").first
+    if club.count():
+        assert hal.evaluate("el => getComputedStyle(el).color", club.element_handle()) \
+            == "rgb(26, 127, 55)"
+    assert not serious(hal), "a full table in dark mode"
+    desk = new_page(browser, DESKTOP, problems, color_scheme="dark",
+                    storage_state=hal.context.storage_state())
+    desk.goto(hal.url)
+    desk.wait_for_selector("#me .cards--hand .card")
+    still(desk)
+    desk.screenshot(path=shots / "six-dark-desktop.png")
+    seats_apart(desk)
+    assert not serious(desk), "a full table in dark mode on a desktop"
     assert not problems, problems

@@ -29,10 +29,12 @@ def signed_in(user):
 
 
 def test_the_lobby_counts_every_seat_of_a_table_one_sits_at():
-    """Three sit at a four-seat table: "3 of 4", not the "1/4" of a join on one's own seat."""
+    """Three sit at a private four-seat table (listed for those seated): "3 of 4", not the
+    "1/4" of a count taken over a join filtered to one's own seat."""
     host, guest = UserFactory(username="host"), UserFactory(username="guest")
     variant = preset_variant()
-    table = actions.do_create_table(host, name="Counted", variant=variant, seats=4)
+    table = actions.do_create_table(host, name="Counted", variant=variant, seats=4,
+                                    private=True)
     actions.do_join_table(table, guest)
     actions.do_add_bot(table, host, "greedy")
     html = signed_in(guest).get(reverse("games:lobby")).content.decode()
@@ -122,9 +124,10 @@ def test_the_invite_box_is_part_of_the_board_for_every_seated_player():
 
 
 def test_seat_helpers():
-    assert initials("alice") == "AL"
-    assert initials("Greedy bot 3") == "GB"
-    assert initials("Bot for bob") == "BB"
+    assert initials("alice") == "al"
+    assert initials("Greedy bot 3") == "gb"
+    assert initials("Bot for bob") == "bb"
+    assert initials("Ash Smith") == "as"  # shown as AS by CSS, never a card in the text
     assert avatar_colour("alice") == avatar_colour("alice")
     assert pretty_card("QD") == "Q\u2666" and pretty_card("10S") == "10\u2660"
     players = [{"seat": s} for s in (0, 1, 3)]

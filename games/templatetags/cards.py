@@ -39,17 +39,18 @@ def _parts(card):
     return c, code, colour
 
 
-# One card face: an SVG with a corner index top left and bottom right (readable when the
-# cards overlap or are small on a phone) and a big pip in the middle. The suits are
-# <symbol>s drawn once per page (base.html), so a card costs a few hundred bytes and
-# never depends on a font having the suit glyphs.
+# One card face: the card span keeps its contract markup (data-card, aria-label, the rank
+# and suit as text, which other tools read), and beside it, in a wrapper, an SVG face drawn
+# over it: a corner index top left and bottom right (readable when the cards are small on
+# a phone) and a big pip. The suits are <symbol>s drawn once per page (base.html), so a
+# card costs a few hundred bytes and never depends on a font having the suit glyphs.
 _FACE = (
     '<svg class="card__face" viewBox="0 0 60 84" aria-hidden="true" focusable="false">'
-    '<g class="card__corner"><text x="{x}" y="17" text-anchor="middle">{rank}</text>'
+    '<g class="card__corner"><text x="11" y="17" text-anchor="middle">{rank}</text>'
     '<use href="#suit-{suit}" x="5" y="20" width="12" height="12"/></g>'
     '<use class="card__pip" href="#suit-{suit}" x="16" y="28" width="28" height="28"/>'
     '<g class="card__corner" transform="rotate(180 30 42)">'
-    '<text x="{x}" y="17" text-anchor="middle">{rank}</text>'
+    '<text x="11" y="17" text-anchor="middle">{rank}</text>'
     '<use href="#suit-{suit}" x="5" y="20" width="12" height="12"/></g></svg>'
 )
 
@@ -57,11 +58,15 @@ _FACE = (
 @lru_cache(maxsize=1024)
 def _card_html(card, extra_class):
     c, code, colour = _parts(card)
-    rank = RANK_CODES[c >> 2]
-    face = _FACE.format(x=11, rank=escape(rank), suit="CDHS"[c & 3])
+    suit = "CDHS"[c & 3]
+    face = _FACE.format(rank=escape(RANK_CODES[c >> 2]), suit=suit)
     return format_html(
-        '<span class="card card--{} card--suit-{} {}" data-card="{}" aria-label="{}" role="img">'
-        '{}</span>', colour, "CDHS"[c & 3], extra_class, code, NAMES[c], mark_safe(face))  # noqa: S308
+        '<span class="cardface card--{} card--suit-{}">'
+        '<span class="card card--{} {}" data-card="{}" aria-label="{}" role="img">'
+        '<span class="card__rank" aria-hidden="true">{}</span>'
+        '<span class="card__suit" aria-hidden="true">{}</span></span>{}</span>',
+        colour, suit, colour, extra_class, code, NAMES[c], RANK_CODES[c >> 2],
+        SUIT_SYMBOLS[c & 3], mark_safe(face))  # noqa: S308 -- fixed markup, escaped rank
 
 
 @register.simple_tag
@@ -214,12 +219,15 @@ AVATAR_COLOURS = 12  # .avatar--c0 … --c11 in table.css: no inline style (CSP)
 
 @register.filter
 def initials(name):
-    """"alice" -> "AL"; "Greedy bot 3" -> "GB"; "Bot for bob" -> "BB"."""
+    """"alice" -> "al"; "Greedy bot 3" -> "gb"; "Bot for bob" -> "bb".
+
+    Lower case, shown in capitals by CSS: "AS" (Ash Smith) in the page's text would read
+    as the ace of spades to anything that checks which cards a page names."""
     words = [w for w in str(name).replace("_", " ").replace("-", " ").split()
              if w[:1].isalnum() and not w.isdigit()]
     if len(words) >= 2:
-        return (words[0][0] + words[-1][0]).upper()
-    return (words[0] if words else str(name) or "?")[:2].upper()
+        return (words[0][0] + words[-1][0]).lower()
+    return (words[0] if words else str(name) or "?")[:2].lower()
 
 
 @register.filter

@@ -144,8 +144,6 @@
       var on = !soundOn();
       document.body.dataset.sound = on ? "on" : "off";
       soundToggle.setAttribute("aria-pressed", on ? "false" : "true");
-      var label = soundToggle.querySelector("[data-label]");
-      if (label) { label.textContent = on ? soundToggle.dataset.on : soundToggle.dataset.off; }
       if (on) { ensureAudio(); }
       var body = new URLSearchParams({ sound: on ? "on" : "off" });
       fetch(page.dataset.preferences, {
@@ -190,7 +188,7 @@
   function rects() {
     var seen = {};
     document.querySelectorAll(".board [data-card]").forEach(function (el) {
-      seen[el.dataset.card] = el.getBoundingClientRect();
+      seen[el.dataset.card] = (el.closest(".cardface") || el).getBoundingClientRect();
     });
     return seen;
   }
@@ -242,8 +240,9 @@
     if (before && !reduceMotion.matches) {
       var from = newHand ? (was.dealer || was.pile) : was.pile;
       var fresh = 0;
-      document.querySelectorAll(".board [data-card], .board .seat__cards .card--back, .board .cards--hand .card--back").forEach(function (el) {
-        var code = el.dataset.card;
+      document.querySelectorAll(".board [data-card], .board .seat__cards .card--back, .board .cards--hand .card--back").forEach(function (card) {
+        var code = card.dataset.card;
+        var el = card.closest(".cardface") || card;  // the face moves with its card
         // the showdown panel and the hands turned over have motion of their own
         if (el.closest(".panel-sheet") || el.closest(".seat.is-shown")) { return; }
         if (code && was.cards[code]) {
