@@ -38,8 +38,6 @@ from .regions import FULL, apply, split
 __all__ = ["FULL", "Board", "apply", "board", "clear", "frame", "lobby", "split", "table_data",
            "view_key"]
 
-BOARD_TEMPLATE = "games/_board.html"
-
 
 class _Once:
     """A bounded cache that computes each missing key once, however many threads ask."""
@@ -141,7 +139,8 @@ def board(data: TableData, user) -> Board:
 
     def make() -> Board:
         with translation.override(key[0] or None):
-            html = render_to_string(BOARD_TEMPLATE, board_for(data, user))
+            context = board_for(data, user)
+            html = render_to_string(context["board_template"], context)
         outline, regions = split(html)
         return Board(key, data.revision, data.state.version if data.state else None,
                      data.game.pk if data.game else None, html, outline, regions)

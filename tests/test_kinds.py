@@ -158,6 +158,7 @@ def test_stop_the_bus_games_go_through_the_kind_as_through_the_engine():
     seat = state.turn
     legal = STOP_THE_BUS.legal_actions(state, seat)
     assert legal == engine.legal_actions(state, seat)
+    assert STOP_THE_BUS.to_action(legal[0]) is legal[0]  # its moves are actions already
     after, _ = STOP_THE_BUS.apply(state, legal[0])
     assert after.to_dict() == engine.apply(state, legal[0])[0].to_dict()
     assert STOP_THE_BUS.view_for(after, 0) == engine.view_for(after, 0)
@@ -183,9 +184,9 @@ def test_a_variant_game_and_table_know_their_kind(user):
     brag = Variant.objects.get(slug="three-card-brag")
     assert kind_for(classic) is STOP_THE_BUS and classic.kind is STOP_THE_BUS
     assert kind_for(brag) is BRAG and brag.rules == BragRules()
-    table = actions.create_table(user, name="Kinds", variant=classic, seats=3)
-    actions.add_bot(table, user, "greedy")
-    game = actions.start_game(table, user)
+    table = actions.do_create_table(user, name="Kinds", variant=classic, seats=3)
+    actions.do_add_bot(table, user, "greedy")
+    game = actions.do_start_game(table, user)
     assert kind_for(table) is STOP_THE_BUS
     assert kind_for(game) is STOP_THE_BUS
     assert kind_for(game.actions.first()) is STOP_THE_BUS
@@ -289,7 +290,8 @@ def test_brag_games_go_through_the_kind_as_through_the_engine():
         seats = [s for s in range(len(names)) if BRAG.legal_actions(state, s)]
         if not seats:
             break
-        action = BRAG.legal_actions(state, seats[0])[0]
+        # Brag lists moves with their price; the kind makes the action a move stands for
+        action = BRAG.to_action(BRAG.legal_actions(state, seats[0])[0])
         state, _ = BRAG.apply(state, action)
         log.append(action)
     assert BRAG.replay(rules, names, SEED, log).to_dict() == state.to_dict()
