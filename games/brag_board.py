@@ -12,21 +12,22 @@ from django.utils import timezone
 
 from .actions import bot_name_for
 from .engine.brag import BragRules, view_for
-from .engine.brag.game import OVER, SHOWDOWN
+from .engine.brag.game import BETTING, OVER, SHOWDOWN
 from .models import Game
 
 
-def _badge(entry: dict) -> tuple[str, str]:
-    """(css modifier, word) of a seat's part in the hand."""
+def _badge(entry: dict, betting: bool) -> tuple[str, str]:
+    """(css modifier, word) of a seat's part in the hand (blind or seen only while the
+    hand is bet on: once it is settled the shown hands say more)."""
     if entry["out"]:
         return "out", "out"
     if entry["folded"]:
         return "folded", "folded"
     if entry["covered"]:
         return "covered", "covered"
-    if entry["blind"]:
+    if betting and entry["blind"]:
         return "blind", "blind"
-    if entry["seen"]:
+    if betting and entry["seen"]:
         return "seen", "seen"
     return "", ""
 
@@ -42,7 +43,7 @@ def _players(data, view: dict, me: int | None) -> list[dict]:
         left = bool(record and record.left_early)
         # a seat the clock handed to a bot (two timeouts) is named as the bot it is
         away = bool(seat_row and seat_row.away and seat_row.user_id)
-        badge, word = _badge(entry)
+        badge, word = _badge(entry, view["phase"] == BETTING)
         players.append({
             **entry,
             "name": bot_name_for(entry["name"]) if (left or away) else entry["name"],
@@ -85,8 +86,10 @@ def _settlement(view: dict, names: dict) -> dict | None:
         "hand": settled["hand"],
         "see": see and {**see, "seer_name": names[see["seer"]],
                         "seen_name": names[see["seen"]]},
+        # an open pot left empty by a cover is no news: the closed pots are
         "pots": [{**pot, "winner_name": names[pot["winner"]],
-                  "coverer_name": names.get(pot["coverer"])} for pot in settled["pots"]],
+                  "coverer_name": names.get(pot["coverer"])} for pot in settled["pots"]
+                 if pot["chips"] or pot["kind"] != "open" or len(settled["pots"]) == 1],
         "shown": [{"seat": int(seat), "name": names[int(seat)], "cards": hand["cards"],
                    "description": hand["description"]}
                   for seat, hand in settled["shown"].items()],
