@@ -119,7 +119,6 @@ def over(page) -> bool:
 
 
 def test_two_people_and_a_bot_play_brag_to_the_end(site, browser, shots):
-    base = site.url
     problems = []
     ann = new_page(browser, DESKTOP, problems)
     bob = new_page(browser, PHONE, problems, is_mobile=True, has_touch=True)
@@ -186,7 +185,7 @@ def test_two_people_and_a_bot_play_brag_to_the_end(site, browser, shots):
                         bob.screenshot(path=shots / "brag-closed-pot-phone.png")
                         shot["closed"] = True
                     except Exception:  # the cover left one player betting: settled at once
-                        pass
+                        shot["closed-skipped"] = True
                 continue
             if click_if(page, "#see-form button"):
                 continue
