@@ -128,3 +128,68 @@ def test_a_leaver_is_counted_up_to_their_own_last_hand():
     bob_facts = next(s for s in facts.seats if s.user_id == bob.pk)
     assert bob_facts.left_early and bob_facts.facts.hands == 0
     assert BragResult.objects.get(game=game, user=bob).hands == 0
+
+
+# -- the pages: profile, history, the Brag ladder, replays ------------------------------------
+
+
+def finished_brag_game(seed=5, hands=4):
+    table, game, ann, bob = brag_table(bot=True, max_hands=hands)
+    return play_to_the_end(game, random.Random(seed)), ann, bob
+
+
+def test_a_profile_shows_brag_apart_and_lists_brag_games(client):
+    from django.urls import reverse
+
+    game, ann, bob = finished_brag_game()
+    row = BragStats.objects.get(user=ann, variant__isnull=True)
+    page = client.get(reverse("stats:profile", args=["ann"])).content.decode()
+    assert "Three Card Brag" in page and "Hands played blind" in page
+    assert f"Biggest pot won</dt><dd>{row.biggest_pot}<" in page
+    assert reverse("stats:replay", args=[game.pk]) in page
+    history = client.get(reverse("stats:history", args=["ann"]) + "?game=brag")
+    assert history.status_code == 200
+    assert "1 finished game of Three Card Brag" in history.content.decode()
+    # Stop the Bus's own history knows nothing of it
+    plain = client.get(reverse("stats:history", args=["ann"])).content.decode()
+    assert reverse("stats:replay", args=[game.pk]) not in plain
+
+
+def test_the_brag_ladder_is_its_own(client):
+    from django.urls import reverse
+
+    from stats.views import LEADERBOARD_MIN_GAMES
+
+    finished_brag_game()
+    BragStats.objects.filter(variant__isnull=True).update(rated_games=LEADERBOARD_MIN_GAMES)
+    page = client.get(reverse("stats:leaderboard") + "?game=brag").content.decode()
+    assert "Leaderboard: Three Card Brag" in page and ">ann<" in page and ">bob<" in page
+    plain = client.get(reverse("stats:leaderboard")).content.decode()
+    assert ">ann<" not in plain
+
+
+def test_a_brag_replay_verifies_every_shuffle_commitment(client):
+    from django.urls import reverse
+
+    from stats.brag_replay import brag_replay
+    from stats.replay import replay as stop_the_bus_replay  # noqa: F401 -- the other kind's
+
+    game, ann, bob = finished_brag_game(seed=9, hands=6)
+    players = list(game.players.select_related("user").order_by("seat"))
+    log = list(game.actions.order_by("seq"))
+    view = brag_replay(game, players, log, 0)
+    state = actions.state_of(game)
+    assert len(view.shuffles) == state.shuffles + 1  # the cut and every shuffle
+    assert view.all_verified and all(s.matches for s in view.shuffles)
+    response = client.get(reverse("stats:replay", args=[game.pk]) + f"?step={view.last_step}")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert f"all {len(view.shuffles)} verified" in page
+    # a pack changed after its commitment was published is caught
+    first_deal = next(a for a in log if any(e.get("kind") == "deal" for e in a.events))
+    for event in first_deal.events:
+        if event.get("kind") == "deal":
+            event["data"]["commitment"] = "0" * 64
+    tampered = brag_replay(game, players, log, 0)
+    assert not tampered.all_verified
+    assert not next(s for s in tampered.shuffles if s.label == "shuffle:1").ok
