@@ -91,10 +91,12 @@ MAX_VIOLATIONS_KEPT = 50
 # -- reading a frame ------------------------------------------------------------------------------
 
 VERSION = re.compile(r'id="status"[^>]*data-version="(\d*)"')
+# a face-up card as games/templatetags/cards.py draws it: an SVG face whose corner
+# index holds the rank and the suit's symbol (a <use> of #suit-C/D/H/S)
 FACE_UP = re.compile(
     r'<span class="card [^"]*" data-card="([^"]*)" aria-label="([^"]*)" role="img">'
-    r'<span class="card__rank" aria-hidden="true">([^<]*)</span>'
-    r'<span class="card__suit" aria-hidden="true">([^<]*)</span></span>')
+    r'<svg class="card__face"[^>]*><g class="card__corner"><text [^>]*>([^<]*)</text>'
+    r'<use href="#suit-([CDHS])"[^>]*/></g>.*?</svg></span>', re.S)
 DATA_CARD = re.compile(r'data-card="([^"]*)"')
 LOG_LIST = re.compile(r'<ol class="log__list"[^>]*>(.*?)</ol>', re.S)
 LOG_ITEM = re.compile(r'<li class="log__item log__item--([a-z_]+)">(.*?)</li>', re.S)
@@ -108,6 +110,13 @@ NAME_IN_TEXT = re.compile(
     r"\b(Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Jack|Queen|King|Ace) of "
     r"(clubs|diamonds|hearts|spades)\b")
 _CARD_BY_NAME = {name: card for card, name in enumerate(NAMES)}
+# how the log writes the engine's card codes ("QD" -> "Q♦"), as games.templatetags.cards does
+PAGE_CODE = re.compile(r"\b(10|[2-9JQKA])([CDHS])\b")
+
+
+def pretty(text: str) -> str:
+    return PAGE_CODE.sub(lambda m: m.group(1) + SUIT_SYMBOLS["CDHS".index(m.group(2))], text)
+
 
 
 def cards_named_in(text: str) -> set[int]:
@@ -335,7 +344,7 @@ def audit_frame(truth: Truth, audit: GameAudit, client: str, viewer: int | None,
             flag("markup", f"data-card={code!r} is not a card")
             continue
         if CODES[card] != code or NAMES[card] != label or rank != RANK_CODES[card >> 2] or \
-                suit != SUIT_SYMBOLS[card & 3]:
+                suit != "CDHS"[card & 3]:
             flag("markup", f"face-up {code} is drawn as {label!r} {rank}{suit}")
         if card not in allowed:
             flag("data-card", f"{code} shown face up; it is in {whereabouts(state, card, viewer)}")
@@ -375,7 +384,8 @@ def audit_frame(truth: Truth, audit: GameAudit, client: str, viewer: int | None,
         expected = truth.expected_log(versions[-1], viewer) if version is not None else []
         for position, (kind, text) in enumerate(items):
             audit.checks += 1
-            if position < len(expected) and expected[position][:2] == (kind, text):
+            if position < len(expected) and (expected[position][0], pretty(expected[position][1])
+                                             ) == (kind, text):
                 leaked = truth.event_leaks(expected[position][2], viewer, text)
                 for card in leaked:
                     flag("log", f"the event {text!r} names {CODES[card]}, which the viewer never "

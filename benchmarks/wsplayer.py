@@ -45,8 +45,9 @@ class Board:
             return None
         version = int(match.group(1)) if match.group(1) else None
         forms = {f for f in FORMS if f'id="{f}"' in html}
+        # the button, not the "waiting for the others" line (it may carry a key hint)
         return cls(version, forms, 'name="kind" value="ready"' in html and
-                   'class="btn btn-primary">Next hand' in html,
+                   re.search(r'class="btn btn-primary"[^>]*>Next hand', html) is not None,
                    'class="standings__list"' in html, html)
 
 

@@ -93,10 +93,10 @@ def play_now(request):
     rules = variant.rules
     seats = min(max(QUICK_SEATS, rules.min_players), rules.max_players)
     try:
-        table = actions.create_table(request.user, name=f"{request.user.username} v bots"[:60],
-                                     variant=variant, seats=seats)
+        table = actions.do_create_table(request.user, name=f"{request.user.username} v bots"[:60],
+                                        variant=variant, seats=seats)
         for _ in range(seats - 1):
-            actions.add_bot(table, request.user, QUICK_BOT)
+            actions.do_add_bot(table, request.user, QUICK_BOT)
     except actions.Refused as exc:
         messages.error(request, exc.message)
         return redirect("games:lobby")

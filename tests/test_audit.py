@@ -21,7 +21,7 @@ from django.test import Client
 from benchmarks.audit import Truth, audit_record, choose_move, frame_version, read_record
 from benchmarks.wsplayer import Board, Page
 from games import actions
-from games.engine.cards import CODES, NAMES, RANK_CODES, SUIT_SYMBOLS
+from games.engine.cards import CODES
 from stopbus_site.asgi import application
 from tests.factories import UserFactory, preset_variant
 
@@ -152,11 +152,10 @@ async def test_every_frame_of_short_games_shows_only_what_its_viewer_may_see():
 
 
 def _face_up(card):
-    code = CODES[card]
-    return (f'<span class="card card--red " data-card="{code}" aria-label="{NAMES[card]}" '
-            f'role="img"><span class="card__rank" aria-hidden="true">{RANK_CODES[card >> 2]}'
-            f'</span><span class="card__suit" aria-hidden="true">{SUIT_SYMBOLS[card & 3]}'
-            "</span></span>")
+    """A face-up card exactly as the board draws one."""
+    from games.templatetags.cards import card as draw
+
+    return str(draw(CODES[card]))
 
 
 def _planted(record, client_name, index, frame):

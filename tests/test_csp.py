@@ -74,10 +74,10 @@ def site_pages(db, client):
     host, guest = UserFactory(username="hostess"), UserFactory(username="guest")
     staff = UserFactory(username="keeper", is_staff=True, is_superuser=True)
     game = finished_game([host, guest], bots=["random"])
-    private = actions.create_table(host, name="Hidden", variant=preset_variant(), seats=3,
+    private = actions.do_create_table(host, name="Hidden", variant=preset_variant(), seats=3,
                                    private=True)
-    running = actions.create_table(host, name="Running", variant=preset_variant(), seats=2)
-    actions.join_table(running, guest)
+    running = actions.do_create_table(host, name="Running", variant=preset_variant(), seats=2)
+    actions.do_join_table(running, guest)
     anonymous = ["/", reverse("games:rules"), reverse("login"), reverse("accounts:signup"),
                  reverse("password_reset"), reverse("stats:leaderboard"),
                  reverse("stats:profile", args=["hostess"]),

@@ -95,7 +95,7 @@ def test_a_move_sends_the_changed_regions_only():
         assert not message.startswith(FULL)
         assert "status" in names and "log" in names
         assert names <= {"status", "middle", "bus", "me", "log", "showdown",
-                         *(f"seat-{i}" for i in range(3))}
+                         *(f"spot-{i}" for i in range(3))}
         assert "waiting" not in names and "spectators" not in names
         # the seats that did not change (neither the mover nor the next to play) stay put
-        assert len([n for n in names if n.startswith("seat-")]) <= 2
+        assert len([n for n in names if n.startswith("spot-")]) <= 2

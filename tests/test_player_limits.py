@@ -191,7 +191,7 @@ def test_a_variant_stored_with_limits_now_refused_is_named_not_a_500(user_client
 def test_the_actions_layer_refuses_them_too(user):
     for slug, seats in (("classic", 10), ("commerce", 2), ("three-card-brag", 9)):
         with pytest.raises(actions.Refused) as refused:
-            actions.create_table(user, name="x", variant=Variant.objects.get(slug=slug),
+            actions.do_create_table(user, name="x", variant=Variant.objects.get(slug=slug),
                                  seats=seats)
         assert refused.value.code == "seats"
     assert not Table.objects.exists()
@@ -200,10 +200,10 @@ def test_the_actions_layer_refuses_them_too(user):
 @pytest.mark.django_db
 def test_a_game_does_not_start_with_fewer_than_the_fewest(user):
     commerce = Variant.objects.get(slug="commerce")
-    table = actions.create_table(user, name="Knock", variant=commerce, seats=3)
-    actions.add_bot(table, user, "greedy")
+    table = actions.do_create_table(user, name="Knock", variant=commerce, seats=3)
+    actions.do_add_bot(table, user, "greedy")
     with pytest.raises(actions.Refused, match="needs at least 3 players"):
-        actions.start_game(table, user)
+        actions.do_start_game(table, user)
     assert not table.games.exists()
 
 

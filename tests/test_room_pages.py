@@ -32,9 +32,9 @@ def test_the_lobby_counts_every_seat_of_a_table_one_sits_at():
     """Three sit at a four-seat table: "3 of 4", not the "1/4" of a join on one's own seat."""
     host, guest = UserFactory(username="host"), UserFactory(username="guest")
     variant = preset_variant()
-    table = actions.create_table(host, name="Counted", variant=variant, seats=4)
-    actions.join_table(table, guest)
-    actions.add_bot(table, host, "greedy")
+    table = actions.do_create_table(host, name="Counted", variant=variant, seats=4)
+    actions.do_join_table(table, guest)
+    actions.do_add_bot(table, host, "greedy")
     html = signed_in(guest).get(reverse("games:lobby")).content.decode()
     assert "3 of 4 seats taken" in html
     row = html[html.index("Counted"):]
@@ -83,9 +83,13 @@ def test_the_board_marks_its_regions_keeps_the_card_contract_and_fixes_the_axe_f
     alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
     game = start_table_game([alice, bob], bots=["greedy"])
     html = signed_in(alice).get(game.table.get_absolute_url()).content.decode()
-    for region in ("waiting", "status", "opponents", "middle", "bus", "me", "showdown",
+    for region in ("waiting", "status", "middle", "bus", "me", "showdown",
                    "standings", "log", "spectators", "invite"):
         assert f"<!--fragment:{region}-->" in html and f'id="{region}"' in html
+    # each opponent's spot is a region of its own, inside the opponents' section
+    assert 'id="opponents"' in html
+    for seat in (1, 2):
+        assert f"<!--fragment:spot-{seat}-->" in html and f'id="spot-{seat}"' in html
     # lives tokens: a label only with a role that takes one
     for tokens in re.findall(r'<span class="stack tokens"[^>]*>', html):
         assert 'role="img"' in tokens
@@ -95,7 +99,8 @@ def test_the_board_marks_its_regions_keeps_the_card_contract_and_fixes_the_axe_f
     assert "\U0001f68f" not in html and "&#128655;" not in html
     # Swap waits for both cards (table.js enables it)
     if 'id="swap-form"' in html:
-        assert re.search(r'<button type="submit" class="btn btn-primary" data-key="s"[^>]*disabled', html)
+        assert re.search(r'<button type="submit" class="btn btn-primary" data-key="s"'
+                         r'[^>]*disabled', html)
     # no inline script or handler: a Content-Security-Policy is coming
     assert not re.search(r"<script(?![^>]*\bsrc=)", html)
     assert not re.search(r"\son[a-z]+=", html) and "hx-on" not in html
@@ -103,11 +108,11 @@ def test_the_board_marks_its_regions_keeps_the_card_contract_and_fixes_the_axe_f
 
 def test_the_invite_box_is_part_of_the_board_for_every_seated_player():
     host, guest = UserFactory(), UserFactory()
-    table = actions.create_table(host, name="Secret", variant=preset_variant(), seats=3,
+    table = actions.do_create_table(host, name="Secret", variant=preset_variant(), seats=3,
                                  private=True)
     data = load_table(table.pk)
     assert board_for(data, guest)["my_table_seat"] is None
-    actions.join_table(table, guest)
+    actions.do_join_table(table, guest)
     from django.template.loader import render_to_string
 
     context = board_for(load_table(table.pk), guest)
@@ -143,15 +148,16 @@ def venv(tmp_path):
     return tmp_path / "venv"
 
 
-needs_make = pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+MAKE = shutil.which("make")  # a full path: the tests run make, not whatever PATH finds later
+needs_make = pytest.mark.skipif(MAKE is None, reason="make is not installed")
 
 
 @needs_make
 def test_make_run_installs_only_what_the_site_needs():
-    plan = subprocess.run(["make", "-n", "-B", "run", "VENV=/nonexistent/venv"], cwd=ROOT,
+    plan = subprocess.run([MAKE, "-n", "-B", "run", "VENV=/nonexistent/venv"], cwd=ROOT,
                           capture_output=True, text=True, check=True).stdout
     assert "-r requirements.txt" in plan and "requirements-dev.txt" not in plan
-    tests = subprocess.run(["make", "-n", "-B", "test", "VENV=/nonexistent/venv"], cwd=ROOT,
+    tests = subprocess.run([MAKE, "-n", "-B", "test", "VENV=/nonexistent/venv"], cwd=ROOT,
                            capture_output=True, text=True, check=True).stdout
     assert "-r requirements-dev.txt" in tests
 
@@ -160,13 +166,13 @@ def test_make_run_installs_only_what_the_site_needs():
 def test_make_superuser_without_a_terminal_fails_clearly(venv, tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_SUPERUSER_")}
     env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'db.sqlite3'}"
-    done = subprocess.run(["make", "superuser", f"VENV={venv}"], cwd=ROOT, env=env,
+    done = subprocess.run([MAKE, "superuser", f"VENV={venv}"], cwd=ROOT, env=env,
                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
     assert done.returncode != 0
     assert "DJANGO_SUPERUSER_USERNAME" in done.stderr and "no terminal" in done.stderr
 
     partial = {**env, "DJANGO_SUPERUSER_USERNAME": "boss"}
-    done = subprocess.run(["make", "superuser", f"VENV={venv}"], cwd=ROOT, env=partial,
+    done = subprocess.run([MAKE, "superuser", f"VENV={venv}"], cwd=ROOT, env=partial,
                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
     assert done.returncode != 0 and "DJANGO_SUPERUSER_PASSWORD" in done.stderr
 
@@ -177,7 +183,7 @@ def test_make_superuser_takes_the_account_from_the_environment(venv, tmp_path):
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}",
            "DJANGO_SUPERUSER_USERNAME": "boss", "DJANGO_SUPERUSER_EMAIL": "boss@example.org",
            "DJANGO_SUPERUSER_PASSWORD": "a-long-secret-88"}
-    done = subprocess.run(["make", "superuser", f"VENV={venv}"], cwd=ROOT, env=env,
+    done = subprocess.run([MAKE, "superuser", f"VENV={venv}"], cwd=ROOT, env=env,
                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=180)
     assert done.returncode == 0, done.stderr
     import sqlite3
