@@ -132,6 +132,7 @@ def _table_context(data: TableData, user) -> dict:
         "empty_seats": range(max(table.seats - len(data.seats), 0)),
         "bot_levels": kind_for(table.variant).bot_levels,
         "board_template": kind_for(table.variant).board_template,
+        "keys_template": kind_for(table.variant).keys_template,
         "game": data.game,
     }
 

@@ -65,6 +65,7 @@ class GameKind:
     # the board's template context for one viewer, the websocket frames its moves
     # arrive in, the move the clock makes for a player whose time ran out, and what
     # records a finished game in stats.
+    keys_template: str = "games/_keys.html"  # the table page's keyboard help
     board_builder: str = ""
     frame_schema: str = ""
     timeout_move: str = ""
@@ -219,6 +220,7 @@ BRAG = GameKind(
     variant_defaults=MappingProxyType({
         name: getattr(BragRules(), name) for name in ("starting_chips", "max_players")}),
     aliases=("brag",),
+    keys_template="games/brag/_keys.html",
     board_builder="games.brag_board:brag_board",
     frame_schema="games.frames:BRAG_FRAMES",
     timeout_move="games.actions.moves:fold_move",

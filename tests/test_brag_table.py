@@ -203,7 +203,9 @@ def test_the_table_page_of_a_brag_game_renders_for_players_and_spectators():
     client.force_login(ann)
     page = client.get(reverse("games:table", args=[table.pk]))
     assert page.status_code == 200
-    assert 'id="middle"' in page.content.decode() and "Pot" in page.content.decode()
+    html = page.content.decode()
+    assert 'id="middle"' in html and "Pot" in html
+    assert "look at your cards" in html and "pick widow cards" not in html  # Brag's keys
     watcher = UserFactory(username="cy")
     client.force_login(watcher)
     page = client.get(reverse("games:table", args=[table.pk]))

@@ -34,6 +34,8 @@ STILL_TO_TRANSLATE = {
     "games/_board.html",
     # the board's shared regions and the Brag board: translated with games/_board.html
     "games/_invite.html",
+    "games/_keys.html",
+    "games/brag/_keys.html",
     "games/_log.html",
     "games/_spectators.html",
     "games/_waiting.html",
