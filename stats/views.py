@@ -132,6 +132,8 @@ def _profile(request, player, mine=False):
     recent = _result_rows(recent, variants, limit=RECENT_GAMES)
 
     scope = translate_stored(variant.name) if variant else _("all variants")
+    # Brag is another game: its own numbers and its own ladder, beside these
+    brag = BragStats.objects.filter(user=player, variant__isnull=True, games__gt=0).first()
     context = {
         "player": player,
         "mine": mine,
@@ -147,10 +149,9 @@ def _profile(request, player, mine=False):
         "min_games": LEADERBOARD_MIN_GAMES,
         "bot_mu": BOT_MU,
         "rating_base": int(DISPLAY_BASE),
-        # Brag is another game: its own numbers and its own ladder, beside these
-        "brag": BragStats.objects.filter(user=player, variant__isnull=True).first(),
+        "brag": brag,
         "brag_recent": _result_rows(_seen_by(request, BragResult.objects.filter(user=player)),
-                                    variants, limit=RECENT_GAMES),
+                                    variants, limit=RECENT_GAMES) if brag else [],
     }
     return render(request, "stats/profile.html", context)
 

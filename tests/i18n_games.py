@@ -17,7 +17,8 @@ RULE_SETS = [p.rules for p in PRESETS.values()] + [
     HouseRules(stopper_penalty=3, floating=False, stop_after_swap=True, swap_limit=2),
     HouseRules(stopper_penalty=2, starting_lives=1),
     HouseRules(scoring="pot", starting_chips=2, tie_rule="suits"),
-    HouseRules(ranking="commerce", scoring="lives", exchange="stock", ace_low_run="bottom"),
+    HouseRules(ranking="commerce", scoring="lives", exchange="stock", ace_low_run="bottom",
+               min_players=3),  # Commerce is for 3 to 10
     HouseRules(exchange="stock", scoring="pot", starting_chips=3, may_pass=True),
 ]
 

@@ -193,3 +193,18 @@ def test_a_brag_replay_verifies_every_shuffle_commitment(client):
     tampered = brag_replay(game, players, log, 0)
     assert not tampered.all_verified
     assert not next(s for s in tampered.shuffles if s.label == "shuffle:1").ok
+
+
+def test_a_profile_with_brag_games_runs_a_fixed_number_of_queries(
+        client, django_assert_max_num_queries):
+    from django.urls import reverse
+
+    finished_brag_game(seed=1, hands=2)
+    url = reverse("stats:profile", args=["ann"])
+    with django_assert_max_num_queries(12):  # the Stop the Bus profile's 9, and Brag's 3
+        assert client.get(url).status_code == 200
+    table, game, _, _ = brag_table(bot=True, max_hands=3)  # the same people, again
+    play_to_the_end(game, random.Random(2))
+    assert BragResult.objects.filter(user__username="ann").count() == 2
+    with django_assert_max_num_queries(12):
+        assert client.get(url).status_code == 200
