@@ -101,9 +101,16 @@ def scroll_width(page):
     return page.evaluate("document.documentElement.scrollWidth")
 
 
+def pick(page, selector):
+    """Pick a card once: clicking a picked checkbox card again would put it back."""
+    label = page.locator(selector).first
+    if not label.locator("input").is_checked():
+        label.click()
+
+
 def swap_once(page):
-    page.locator("#me .pick").first.click()
-    page.locator("#middle .pick").first.click()
+    pick(page, "#me .pick")
+    pick(page, "#middle .pick")
     page.click("#swap-form button[type=submit]")
 
 
