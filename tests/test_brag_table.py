@@ -211,3 +211,18 @@ def test_the_table_page_of_a_brag_game_renders_for_players_and_spectators():
     page = client.get(reverse("games:table", args=[table.pk]))
     assert page.status_code == 200
     assert cards_in(page.content.decode())[0] == []
+
+
+def test_you_cant_see_a_blind_man_and_nothing_changes():
+    table, game, ann, bob = brag_table(bot=False, seats=2)
+    game, s = state(game)
+    mover = ann if s.turn == 0 else bob
+    play_for(game, mover, {"kind": "look"})  # seen now; the other is still blind
+    game, _ = state(game)
+    before = (game.version, game.state)
+    with pytest.raises(actions.Refused) as refused:
+        play_for(game, mover, {"kind": "see"})
+    assert refused.value.message.startswith("You can't see a blind man")
+    game, _ = state(game)
+    assert (game.version, game.state) == before
+    assert 'id="see-form"' not in board_html(table, mover)
