@@ -18,8 +18,8 @@ from django.utils import timezone
 from . import presence
 from .actions import bot_name_for, state_of
 from .engine import Event, GameState, HouseRules, view_for
-from .engine.bots import BOT_LEVELS
 from .engine.game import OVER, SHOWDOWN
+from .kinds import kind_for
 from .models import ChatMessage, Game, GamePlayer, Seat, Table
 
 EVENTS_SHOWN = 40
@@ -112,13 +112,23 @@ def _lives_tokens(lives: int, start: int) -> list[bool]:
 
 
 def board_for(data: TableData, user) -> dict:
-    """The template context of the table page for ``user`` (a player or a spectator)."""
+    """The template context of the table page for ``user`` (a player or a spectator).
+
+    Before the first game every kind's board shows the same seats; a game's board is
+    the kind's own (``GameKind.board_builder``)."""
     context = _table_context(data, user)
     if data.game is None or data.state is None:
         rules = data.table.variant.rules
         context.update({"rules": rules, "rules_summary": rules.summary(), "version": None,
                         "can_start": len(data.seats) >= rules.min_players})
         return context
+    context.update(kind_for(data.game).hook("board_builder")(data, user))
+    return context
+
+
+def stop_the_bus_board(data: TableData, user) -> dict:
+    """What a Stop the Bus game adds to the board's context for ``user``."""
+    context = {}
     me = data.seat_of(user)
     rules = HouseRules.from_dict(data.game.rules)
     view = view_for(data.state, me)
@@ -139,7 +149,9 @@ def _table_context(data: TableData, user) -> dict:
         "my_table_seat": data.table_seat_of(user),
         "free_seats": table.seats - len(data.seats),
         "empty_seats": range(max(table.seats - len(data.seats), 0)),
-        "bot_levels": BOT_LEVELS,
+        "bot_levels": kind_for(table.variant).bot_levels,
+        "board_template": kind_for(table.variant).board_template,
+        "keys_template": kind_for(table.variant).keys_template,
         "game": data.game,
     }
 

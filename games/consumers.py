@@ -26,7 +26,8 @@ from . import actions, ratelimit, render
 from .access import may_watch
 from .board import recent_chat
 from .frames import BadFrame, parse
-from .models import ChatMessage, Game, Table
+from .kinds import kind_for
+from .models import ChatMessage, Game, Table, Variant
 
 try:  # what daphne raises when a frame is sent on a socket that has just closed
     from autobahn.exception import Disconnected as SocketGone
@@ -161,11 +162,17 @@ class TableConsumer(Socket):
         if not await self.hold(f"user:{self.user.pk}",
                                _setting("STOPBUS_SOCKETS_PER_USER", 12)):
             return
+        # the frames this page may send are those of the table's game kind
+        self.schema = await database_sync_to_async(self._schema)()
         self.group = f"table-{self.table_id}"
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.follow_user()
         await self.accept()
         await self.send(text_data=await db(self._arrive)())
+
+    def _schema(self):
+        variant = Variant.objects.filter(tables__pk=self.table_id).only("game").first()
+        return kind_for(variant).hook("frame_schema")
 
     def _arrive(self) -> str:
         actions.do_arrive(self.table_id, self.user, self.channel_name)
@@ -196,7 +203,7 @@ class TableConsumer(Socket):
                                              "moment."))
             return
         try:
-            frame = parse(text_data)
+            frame = parse(text_data, self.schema)
         except BadFrame as exc:
             await self.send(text_data=notice(str(exc)))
             return

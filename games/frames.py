@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from .engine.brag.game import ACTION_KINDS as BRAG_ACTION_KINDS
 from .engine.game import ACTION_KINDS, NEXT_HAND
 
 MAX_FRAME = 4096
@@ -80,17 +81,45 @@ def _headers(name: str, value) -> dict:
     return value
 
 
-# field -> (parser, the kinds that may carry it)
-FIELDS = {
-    "kind": (_text, MOVE_KINDS + OTHER_KINDS),
-    "HEADERS": (_headers, MOVE_KINDS + OTHER_KINDS),
-    "version": (_number, MOVE_KINDS),
+@dataclass(frozen=True)
+class FrameSchema:
+    """The frames of one game kind: its move kinds, and each field with its parser and
+    the kinds that may carry it. The registry names each kind's schema
+    (``GameKind.frame_schema``); the frames that are no moves (chat, ready...) are
+    every kind's."""
+
+    move_kinds: tuple[str, ...]
+    fields: dict  # field -> (parser, the kinds that may carry it)
+    action_fields: tuple[str, ...]  # the fields copied into a move's engine action
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        return self.move_kinds + OTHER_KINDS
+
+
+def _schema(move_kinds: tuple[str, ...], fields: dict) -> FrameSchema:
+    every = move_kinds + OTHER_KINDS
+    return FrameSchema(move_kinds, {
+        "kind": (_text, every),
+        "HEADERS": (_headers, every),
+        "version": (_number, move_kinds),
+        **fields,
+        "text": (_text, ("chat",)),
+    }, tuple(fields))
+
+
+STOP_THE_BUS_FRAMES = _schema(MOVE_KINDS, {
     "give": (_cards, MOVE_KINDS),
     "take": (_cards, MOVE_KINDS),
     "positions": (_positions, MOVE_KINDS),
     "stop": (_flag, MOVE_KINDS),
-    "text": (_text, ("chat",)),
-}
+})
+
+BRAG_MOVE_KINDS = tuple(k for k in BRAG_ACTION_KINDS if k != NEXT_HAND)
+# a bet names its stake in seen chips; no other Brag move carries one
+BRAG_FRAMES = _schema(BRAG_MOVE_KINDS, {"stake": (_number, ("bet",))})
+
+FIELDS = STOP_THE_BUS_FRAMES.fields  # what older callers import
 
 
 @dataclass
@@ -99,13 +128,11 @@ class Frame:
     version: int | None = None
     action: dict = field(default_factory=dict)  # the engine action of a move
     text: str = ""
-
-    @property
-    def is_move(self) -> bool:
-        return self.kind in MOVE_KINDS
+    is_move: bool = False
 
 
-def parse(text_data: str | None) -> Frame:
+def parse(text_data: str | None, schema: FrameSchema = STOP_THE_BUS_FRAMES) -> Frame:
+    """The frame ``text_data`` holds, checked against ``schema`` (the table's game's)."""
     if text_data is None:
         raise BadFrame("Send text frames only.")
     if len(text_data) > MAX_FRAME:
@@ -117,16 +144,16 @@ def parse(text_data: str | None) -> Frame:
     if not isinstance(data, dict):
         raise BadFrame("A message must be a JSON object.")
     kind = data.get("kind")
-    if not isinstance(kind, str) or kind not in FIELDS["kind"][1]:
+    if not isinstance(kind, str) or kind not in schema.kinds:
         raise BadFrame(f"Unknown action {str(kind)[:30]!r}.")
     values = {}
     for name, value in data.items():
-        declared = FIELDS.get(name)
+        declared = schema.fields.get(name)
         if declared is None or kind not in declared[1]:
             raise BadFrame(f"The field {str(name)[:30]!r} does not belong in a "
                            f"{kind!r} message.")
         values[name] = declared[0](name, value)
-    frame = Frame(kind, text=values.get("text", ""))
+    frame = Frame(kind, text=values.get("text", ""), is_move=kind in schema.move_kinds)
     if kind == "chat" and "text" not in values:
         raise BadFrame("Write a message first.")
     if frame.is_move:
@@ -135,9 +162,12 @@ def parse(text_data: str | None) -> Frame:
                            "made for (the field 'version').")
         frame.version = values["version"]
         frame.action = {"kind": kind}
-        for name in ("give", "take", "positions"):
-            if values.get(name):
+        for name in schema.action_fields:
+            if name == "stop":
+                if values.get("stop"):
+                    frame.action["stop"] = True
+            elif name in values and (values[name] or values[name] == 0) and values[name] != []:
                 frame.action[name] = values[name]
-        if values.get("stop"):
-            frame.action["stop"] = True
+        if kind == "bet" and "stake" not in frame.action:
+            raise BadFrame("Name a stake for your bet: a whole number of chips.")
     return frame

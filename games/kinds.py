@@ -60,6 +60,19 @@ class GameKind:
     variant_defaults: Mapping[str, object] = field(default_factory=dict)
     # Other names for the kind's first preset on the command line ("--preset brag").
     aliases: tuple[str, ...] = ()
+    # How the room plugs the kind in, each a "module:name" read when first used (the
+    # registry must load before the board, the frames and stats, which import it):
+    # the board's template context for one viewer, the websocket frames its moves
+    # arrive in, the move the clock makes for a player whose time ran out, and what
+    # records a finished game in stats.
+    keys_template: str = "games/_keys.html"  # the table page's keyboard help
+    board_builder: str = ""
+    frame_schema: str = ""
+    timeout_move: str = ""
+    stats_recorder: str = ""
+    # The phase in which players take turns (the clock plays a timed-out turn while the
+    # game is in it).
+    play_phase: str = "play"
 
     def __str__(self) -> str:
         return self.label
@@ -79,6 +92,15 @@ class GameKind:
     @property
     def engine(self):
         return importlib.import_module(self.engine_module)
+
+    def hook(self, name: str):
+        """The object this kind names for ``name`` (``board_builder``, ``frame_schema``,
+        ``timeout_move``, ``stats_recorder``), imported on first use."""
+        path = getattr(self, name)
+        if not path:
+            raise EngineMissing(f"{self.label} names no {name}.")
+        module, _, attr = path.partition(":")
+        return getattr(importlib.import_module(module), attr)
 
     def entry(self, name: str):
         """The engine's ``name``, or a clear error saying which engine lacks it."""
@@ -118,6 +140,24 @@ class GameKind:
     def fairness_reveals(self, state) -> list[dict]:
         return self.entry("fairness_reveals")(state)
 
+    def action_from_dict(self, data: dict):
+        """An engine action from untrusted data; IllegalAction if malformed."""
+        return self.entry("Action").from_dict(data)
+
+    def is_action(self, value) -> bool:
+        return isinstance(value, self.entry("Action"))
+
+    def next_hand(self):
+        """The table's move that deals the next hand after a settlement."""
+        return self.entry("next_hand")()
+
+    def to_action(self, legal, stake: int | None = None):
+        """The action a ``legal_actions`` entry stands for: Stop the Bus lists actions
+        themselves, Brag lists moves with their price (a bet, its stake range), which
+        make an action with ``.action(stake)``."""
+        make = getattr(legal, "action", None)
+        return make(stake) if callable(make) else legal
+
 
 # The bot levels of both engines are random, greedy and mc; what they mean in play
 # differs, so each kind names them for itself.
@@ -150,6 +190,11 @@ STOP_THE_BUS = GameKind(
     rules_template="games/rules/_stop_the_bus.html",
     lab_template="admin/games/variant/_lab_stop_the_bus.html",
     aliases=("stop-the-bus", "stop_the_bus"),
+    board_builder="games.board:stop_the_bus_board",
+    frame_schema="games.frames:STOP_THE_BUS_FRAMES",
+    timeout_move="games.actions.moves:greedy_move",
+    stats_recorder="stats.recording:record_finished_game",
+    play_phase="play",
 )
 
 BRAG = GameKind(
@@ -175,6 +220,12 @@ BRAG = GameKind(
     variant_defaults=MappingProxyType({
         name: getattr(BragRules(), name) for name in ("starting_chips", "max_players")}),
     aliases=("brag",),
+    keys_template="games/brag/_keys.html",
+    board_builder="games.brag_board:brag_board",
+    frame_schema="games.frames:BRAG_FRAMES",
+    timeout_move="games.actions.moves:fold_move",
+    stats_recorder="stats.brag:record_finished_brag_game",
+    play_phase="betting",
 )
 
 KINDS: Mapping[str, GameKind] = MappingProxyType({k.slug: k for k in (STOP_THE_BUS, BRAG)})
@@ -200,6 +251,9 @@ def kind_for(subject) -> GameKind:
     game = getattr(subject, "game", None)
     if isinstance(game, str):  # a Variant's own field
         return kind_named(game)
+    state = getattr(subject, "state", None)
+    if isinstance(state, dict) and state:  # a Game: its snapshot says, without a query
+        return kind_named(state.get("game", DEFAULT_KIND))
     if game is not None:  # an action, a job, a chat message: through their game
         return kind_for(game)
     variant = getattr(subject, "variant", None)

@@ -40,7 +40,6 @@ from .regions import FULL, apply, newest_rows, split
 __all__ = ["FULL", "Board", "apply", "board", "clear", "frame", "lobby", "split", "table_data",
            "view_key"]
 
-BOARD_TEMPLATE = "games/_board.html"
 # The regions sent are always those that differ from what this page was last sent, so
 # versions the page never saw (several moves between two of its updates, under load)
 # need no full board for the page to be right; past this many, one is sent anyway,
@@ -153,7 +152,8 @@ def board(data: TableData, user) -> Board:
 
     def make() -> Board:
         with translation.override(key[0] or None):
-            html = _SPACE.sub("\n", render_to_string(BOARD_TEMPLATE, board_for(data, user)))
+            context = board_for(data, user)
+            html = _SPACE.sub("\n", render_to_string(context["board_template"], context))
         outline, regions = split(html)
         return Board(key, data.revision, data.state.version if data.state else None,
                      data.game.pk if data.game else None, html, outline, regions)

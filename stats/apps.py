@@ -6,12 +6,12 @@ class StatsConfig(AppConfig):
     verbose_name = "Statistics"
 
     def ready(self):
+        from games.kinds import kind_for
         from games.signals import game_finished
 
-        from .recording import record_finished_game
-
         def record(sender, game, state, **kwargs):
-            record_finished_game(game, state)
+            # each game kind names its own recorder: Brag is counted apart from Stop the Bus
+            kind_for(game).hook("stats_recorder")(game, state)
 
         # strong reference kept on the config: the receiver lives as long as the app
         self._record = record

@@ -156,3 +156,106 @@ class PlayerGame(models.Model):
         if self.variant_rating_before is None or self.variant_rating_after is None:
             return None
         return self.variant_rating_after - self.variant_rating_before
+
+
+# -- Three Card Brag: its own counts and its own rating ladder -----------------------------------
+# Brag is another game, not another variant: its games are counted apart from Stop the Bus's
+# (whose rows above never see them), with a ladder of their own. Written by
+# :func:`stats.brag.record_finished_brag_game`, the Brag kind's stats recorder.
+
+
+class BragStats(models.Model):
+    """One user's Brag games, overall (``variant`` empty) or in one Brag variant."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="brag_stats")
+    variant = models.ForeignKey(Variant, on_delete=models.CASCADE, null=True, blank=True,
+                                related_name="brag_stats",
+                                help_text="Empty: every Brag variant together.")
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    place_total = models.PositiveIntegerField(default=0)
+    place_counts = models.JSONField(default=dict, blank=True,
+                                    help_text='{"1": games finished 1st, ...}')
+    net_chips = models.IntegerField(default=0, help_text="Chips won less chips staked, "
+                                    "over every hand played.")
+    biggest_pot = models.PositiveIntegerField(default=0, help_text="The most chips taken in "
+                                              "one pot (open or closed).")
+    hands = models.PositiveIntegerField(default=0, help_text="Hands dealt to them.")
+    hands_won = models.PositiveIntegerField(default=0, help_text="Hands in which they took "
+                                            "a pot.")
+    sees_won = models.PositiveIntegerField(default=0)
+    sees_lost = models.PositiveIntegerField(default=0)
+    blind_hands = models.PositiveIntegerField(default=0, help_text="Hands in which they bet "
+                                              "blind at least once.")
+    rating_mu = models.FloatField(default=INITIAL_MU)
+    rating_sigma = models.FloatField(default=INITIAL_SIGMA)
+    rating = models.FloatField(default=display_rating(INITIAL_MU, INITIAL_SIGMA))
+    rated_games = models.PositiveIntegerField(default=0)
+    last_played_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "Brag stats"
+        constraints = [
+            models.UniqueConstraint(fields=["user", "variant"], name="brag_one_row_per_variant",
+                                    condition=Q(variant__isnull=False)),
+            models.UniqueConstraint(fields=["user"], name="brag_one_overall_row",
+                                    condition=Q(variant__isnull=True)),
+        ]
+        indexes = [models.Index(fields=["variant", "-rating"], name="brag_leaderboard")]
+
+    def __str__(self) -> str:
+        return f"{self.user} at Brag ({self.variant or 'all variants'})"
+
+    @property
+    def average_place(self) -> float | None:
+        return self.place_total / self.games if self.games else None
+
+    @property
+    def sees(self) -> int:
+        return self.sees_won + self.sees_lost
+
+
+class BragResult(models.Model):
+    """One user's result in one finished Brag game: their history and replays."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="brag_results")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="brag_results")
+    variant = models.ForeignKey(Variant, on_delete=models.CASCADE, related_name="+")
+    finished_at = models.DateTimeField()
+    seat = models.PositiveSmallIntegerField()
+    place = models.PositiveSmallIntegerField()
+    players = models.PositiveSmallIntegerField()
+    left_early = models.BooleanField(default=False)
+    chips = models.PositiveIntegerField(default=0, help_text="Chips at the end.")
+    net_chips = models.IntegerField(default=0)
+    biggest_pot = models.PositiveIntegerField(default=0)
+    hands = models.PositiveSmallIntegerField(default=0)
+    hands_won = models.PositiveSmallIntegerField(default=0)
+    sees_won = models.PositiveSmallIntegerField(default=0)
+    sees_lost = models.PositiveSmallIntegerField(default=0)
+    blind_hands = models.PositiveSmallIntegerField(default=0)
+    rated = models.BooleanField(default=False)
+    rating_before = models.FloatField(null=True, blank=True)
+    rating_after = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-finished_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="brag_one_result_per_game"),
+        ]
+        indexes = [models.Index(fields=["user", "-finished_at", "-id"], name="brag_history")]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.place} of {self.players} in Brag game {self.game_id}"
+
+    @property
+    def won(self) -> bool:
+        return self.place == 1
+
+    @property
+    def rating_change(self) -> float | None:
+        if self.rating_before is None or self.rating_after is None:
+            return None
+        return self.rating_after - self.rating_before

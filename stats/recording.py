@@ -43,6 +43,7 @@ from games.engine import Action as EngineAction
 from games.engine import HouseRules, apply, new_game
 from games.engine.cards import parse_card
 from games.engine.game import OVER, SHOWDOWN
+from games.kinds import STOP_THE_BUS
 from games.models import Action, Game, GamePlayer
 
 from .models import PlayerGame, PlayerStats
@@ -322,8 +323,9 @@ def record_finished_game(game: Game, state=None) -> None:
 
 
 def finished_games():
-    """Finished games in finish order, with what :func:`game_facts` needs."""
-    return (Game.objects.filter(status=Game.Status.FINISHED)
+    """Finished Stop the Bus games in finish order, with what :func:`game_facts` needs
+    (Brag games are counted apart: ``stats.brag``)."""
+    return (Game.objects.filter(status=Game.Status.FINISHED, variant__game=STOP_THE_BUS.slug)
             .order_by("finished_at", "pk")
             .only("pk", "variant", "rules", "seed", "rated", "finished_at", "started_at")
             .prefetch_related(

@@ -21,11 +21,13 @@ from django.utils.translation import ngettext
 from games.access import may_watch
 from games.engine.ranking import BRAG_CATEGORIES, COMMERCE_CATEGORIES
 from games.event_text import category_label, place_label
+from games.kinds import BRAG, kind_for
 from games.models import Action, Game, GamePlayer, Variant
 from games.rules_text import translate_stored
 
+from .brag_replay import brag_replay
 from .charts import bar_chart, describe_counts, line_chart
-from .models import PlayerGame, PlayerStats
+from .models import BragResult, BragStats, PlayerGame, PlayerStats
 from .rating import BOT_MU, DISPLAY_BASE
 from .replay import replay
 
@@ -130,6 +132,8 @@ def _profile(request, player, mine=False):
     recent = _result_rows(recent, variants, limit=RECENT_GAMES)
 
     scope = translate_stored(variant.name) if variant else _("all variants")
+    # Brag is another game: its own numbers and its own ladder, beside these
+    brag = BragStats.objects.filter(user=player, variant__isnull=True, games__gt=0).first()
     context = {
         "player": player,
         "mine": mine,
@@ -145,6 +149,9 @@ def _profile(request, player, mine=False):
         "min_games": LEADERBOARD_MIN_GAMES,
         "bot_mu": BOT_MU,
         "rating_base": int(DISPLAY_BASE),
+        "brag": brag,
+        "brag_recent": _result_rows(_seen_by(request, BragResult.objects.filter(user=player)),
+                                    variants, limit=RECENT_GAMES) if brag else [],
     }
     return render(request, "stats/profile.html", context)
 
@@ -193,8 +200,20 @@ def _categories_chart(player, scope, stats):
 # -- lists ---------------------------------------------------------------------------------------
 
 
+def _brag_only(request) -> bool:
+    """``?game=brag``: the Brag ladder and Brag history, kept apart from Stop the Bus."""
+    return request.GET.get("game") == BRAG.slug
+
+
 def leaderboard(request):
     variants = _variants()
+    if _brag_only(request):
+        rows = (BragStats.objects.filter(rated_games__gte=LEADERBOARD_MIN_GAMES,
+                                         variant__isnull=True)
+                .select_related("user").order_by("-rating", "user_id"))
+        page = Paginator(rows, LEADERBOARD_PAGE).get_page(_page_number(request))
+        return render(request, "stats/leaderboard_brag.html", {
+            "page": page, "min_games": LEADERBOARD_MIN_GAMES})
     variant = _selected_variant(request, variants)
     rows = PlayerStats.objects.filter(rated_games__gte=LEADERBOARD_MIN_GAMES)
     rows = rows.filter(variant=variant) if variant else rows.filter(variant__isnull=True)
@@ -212,18 +231,20 @@ def leaderboard(request):
 def history(request, username):
     player = get_object_or_404(User, username=username)
     variants = _variants()
-    variant = _selected_variant(request, variants)
-    rows = _seen_by(request, PlayerGame.objects.filter(user=player))
+    brag = _brag_only(request)
+    variant = None if brag else _selected_variant(request, variants)
+    model = BragResult if brag else PlayerGame  # the same columns: one list serves both
+    rows = _seen_by(request, model.objects.filter(user=player))
     if variant is not None:
         rows = rows.filter(variant=variant)
     # Page through ids alone (an index-only scan, however deep the page), then load
     # the page's rows.
     page = Paginator(rows.values_list("id", flat=True), HISTORY_PAGE).get_page(
         _page_number(request))
-    results = _result_rows(PlayerGame.objects.filter(id__in=list(page)), variants)
+    results = _result_rows(model.objects.filter(id__in=list(page)), variants)
     return render(request, "stats/history.html", {
         "player": player, "variants": variants, "variant": variant, "page": page,
-        "results": results,
+        "results": results, "brag": brag,
     })
 
 
@@ -276,8 +297,13 @@ def game_replay(request, game_id):
     players = list(GamePlayer.objects.filter(game=game).select_related("user").order_by("seat"))
     actions = list(Action.objects.filter(game=game).order_by("seq")
                    .only("seq", "seat", "payload", "events", "by"))
-    view = replay(game, players, actions, step)
-    return render(request, "stats/replay.html", {
+    if kind_for(game) is BRAG:  # each kind replays through its own engine
+        view = brag_replay(game, players, actions, step)
+        template = "stats/replay_brag.html"
+    else:
+        view = replay(game, players, actions, step)
+        template = "stats/replay.html"
+    return render(request, template, {
         "game": game, "replay": view,
         "hands": sorted(view.hand_starts.items()),
         "prev_step": view.step - 1 if view.step > 0 else None,

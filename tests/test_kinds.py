@@ -158,6 +158,7 @@ def test_stop_the_bus_games_go_through_the_kind_as_through_the_engine():
     seat = state.turn
     legal = STOP_THE_BUS.legal_actions(state, seat)
     assert legal == engine.legal_actions(state, seat)
+    assert STOP_THE_BUS.to_action(legal[0]) is legal[0]  # its moves are actions already
     after, _ = STOP_THE_BUS.apply(state, legal[0])
     assert after.to_dict() == engine.apply(state, legal[0])[0].to_dict()
     assert STOP_THE_BUS.view_for(after, 0) == engine.view_for(after, 0)
@@ -289,7 +290,8 @@ def test_brag_games_go_through_the_kind_as_through_the_engine():
         seats = [s for s in range(len(names)) if BRAG.legal_actions(state, s)]
         if not seats:
             break
-        action = BRAG.legal_actions(state, seats[0])[0]
+        # Brag lists moves with their price; the kind makes the action a move stands for
+        action = BRAG.to_action(BRAG.legal_actions(state, seats[0])[0])
         state, _ = BRAG.apply(state, action)
         log.append(action)
     assert BRAG.replay(rules, names, SEED, log).to_dict() == state.to_dict()

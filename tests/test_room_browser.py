@@ -22,6 +22,7 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
 PASSWORD = "a-long-secret-88"
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
+SITE: dict = {}  # url -> the Daphne serving it (its log holds the sign-up mails)
 
 
 @pytest.fixture(scope="module")
@@ -33,6 +34,7 @@ def site(tmp_path_factory):
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT,
                    env={**os.environ, **env}, check=True, timeout=120)
     with Daphne(env=env, log=folder / "daphne.log") as server:
+        SITE[server.url] = server
         yield server
 
 
@@ -120,6 +122,13 @@ def seats_apart(page):
 
 def scroll_width(page):
     return page.evaluate("document.documentElement.scrollWidth")
+
+
+def pick(page, selector):
+    """Pick a card once: clicking a picked checkbox card again would put it back."""
+    label = page.locator(selector).first
+    if not label.locator("input").is_checked():
+        label.click()
 
 
 def swap_once(page):

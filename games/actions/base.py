@@ -21,7 +21,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from ..engine import GameState
-from ..engine.game import OVER, SHOWDOWN
+from ..engine.game import OVER, SHOWDOWN  # every kind's engine names these phases alike
+from ..kinds import kind_for
 from ..models import Game, Job, Seat, Table
 
 log = logging.getLogger(__name__)
@@ -74,7 +75,7 @@ def state_of(game: Game) -> GameState:
         if cached is not None and cached[0] == game.version:
             _STATES.move_to_end(game.pk)
             return cached[1]
-    state = GameState.from_dict(game.state)
+    state = kind_for(game).state_from_dict(game.state)
     remember(game.pk, state)
     return state
 

@@ -19,7 +19,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from .. import engine
+from ..kinds import kind_for
 from ..models import Game, Job, Seat
 from .base import Refused, announce_table, lock_game, seats_in_order, state_of, touch_table
 from .moves import bot_choice, do_play
@@ -86,7 +86,7 @@ def _run(job: Job) -> str:
         return "stale"
     state = state_of(game)
     if job.kind == Job.Kind.NEXT_HAND:
-        do_play(game.pk, None, engine.next_hand(), job.version, by="table")
+        do_play(game.pk, None, kind_for(game).next_hand(), job.version, by="table")
         return "dealt"
     if state.turn != job.seat:
         return "stale"
@@ -102,11 +102,14 @@ def _run(job: Job) -> str:
 
 
 def _play_for_absent_player(game: Game, state, seat: Seat, job: Job) -> str:
-    """The turn ran out: play the greedy bot's move (the whole turn), count the timeout."""
+    """The turn ran out: play the kind's timeout move until the seat's turn ends (Stop
+    the Bus: the casual bot's moves; Brag: a fold), and count the timeout."""
+    kind = kind_for(game)
+    timeout_move = kind.hook("timeout_move")
     version = job.version
     moves = 0
-    while state.turn == job.seat and state.phase == "play":
-        action = bot_choice(game, state, job.seat, "greedy")
+    while state.turn == job.seat and state.phase == kind.play_phase:
+        action = timeout_move(kind, game, state, job.seat)
         played = do_play(game.pk, job.seat, action, version, by="clock")
         state, version = played.state, played.state.version
         moves += 1

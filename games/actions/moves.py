@@ -10,10 +10,9 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from .. import engine
-from ..engine import Action as EngineAction
 from ..engine import GameState, IllegalAction
 from ..engine.game import OVER, SHOWDOWN
+from ..kinds import GameKind, kind_for
 from ..models import Action, Game, GamePlayer, Seat, Table
 from ..signals import game_finished
 from .base import (
@@ -44,25 +43,29 @@ def seat_of_player(game: Game, user) -> int | None:
             .values_list("seat", flat=True).first())
 
 
-def do_play(game_id: int, seat: int | None, data: dict | EngineAction, version: int | None,
+def do_play(game_id: int, seat: int | None, data, version: int | None,
             by: str = "player") -> Played:
-    """Apply one action for ``seat``. ``version`` is what the client last saw (None: any)."""
-    try:
-        action = data if isinstance(data, EngineAction) else EngineAction.from_dict(
-            {**data, "seat": seat})
-    except IllegalAction as exc:  # a card code that is no card, a list that is no list
-        raise Refused(exc.code, exc.message) from None
-    if action.seat != seat:
-        raise Refused("not_yours", "You can only play for your own seat.")
+    """Apply one action for ``seat``: an engine action of the game's kind, or the dict
+    of a frame. ``version`` is what the client last saw (None: any)."""
     try:
         with transaction.atomic():
             game = lock_game(game_id)
+            kind = kind_for(game)
+            try:
+                action = kind.action_from_dict({**data, "seat": seat}) if isinstance(
+                    data, dict) else data
+            except IllegalAction as exc:  # a card code that is no card, a list that is no list
+                raise Refused(exc.code, exc.message) from None
+            if not kind.is_action(action):
+                raise Refused("malformed", f"That is not a move of {kind.label}.")
+            if action.seat != seat:
+                raise Refused("not_yours", "You can only play for your own seat.")
             if game.status != Game.Status.PLAYING:
                 raise Refused("game_over", "The game is over.")
             if version is not None and version != game.version:
                 raise Refused("stale", "That move was made on an out-of-date view of the game "
                               f"(version {version}, now {game.version}); it was not played.")
-            new_state, events = engine.apply(state_of(game), action)
+            new_state, events = kind.apply(state_of(game), action)
             Action(game_id=game.pk, seq=new_state.version, seat=seat, payload=action.to_dict(),
                    events=[e.to_dict() for e in events], by=by).save(force_insert=True)
             # what scheduling needs of the seats, and no more
@@ -122,7 +125,7 @@ def do_ready(game_id: int, seat: int) -> bool:
         announce_table(game.table_id, game.version, lobby=False)
     if everyone:
         with contextlib.suppress(Refused):  # Refused: the clock dealt first
-            do_play(game_id, None, engine.next_hand(), game.version, by="table")
+            do_play(game_id, None, kind_for(game).next_hand(), game.version, by="table")
     return everyone
 
 
@@ -142,7 +145,21 @@ def do_take_seat_back(game: Game, user) -> None:
         reschedule(game)
 
 
-def bot_choice(game: Game, state: GameState, seat: int, level: str) -> EngineAction:
+def bot_choice(game: Game, state, seat: int, level: str):
     # a bot's choices need no secrecy, only variety; the deal is what is secret
-    bot = engine.make_bot(level, state.rules, random.Random(secrets.randbits(64)))  # noqa: S311
-    return bot.choose(engine.seat_view(state, seat))
+    kind = kind_for(game)
+    bot = kind.make_bot(level, state.rules, random.Random(secrets.randbits(64)))  # noqa: S311
+    return kind.to_action(bot.choose(kind.seat_view(state, seat)))
+
+
+# -- what the clock plays for a player whose time ran out (each kind names its own) ------------
+
+
+def greedy_move(kind: GameKind, game: Game, state, seat: int):
+    """Stop the Bus: the casual bot's move, turn after turn until the seat's turn ends."""
+    return bot_choice(game, state, seat, "greedy")
+
+
+def fold_move(kind: GameKind, game: Game, state, seat: int):
+    """Brag (RULES.md): a player whose time runs out folds."""
+    return kind.action_from_dict({"kind": "fold", "seat": seat})

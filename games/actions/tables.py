@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from .. import engine
 from ..engine.fairness import new_seed
+from ..kinds import kind_for
 from ..models import Action, Game, GamePlayer, Seat, Table, Variant
 from .base import (
     Refused,
@@ -69,10 +69,11 @@ def do_join_table(table: Table, user) -> Seat:
 
 
 def do_add_bot(table: Table, by_user, level: str) -> Seat:
-    if level not in engine.BOT_LEVELS:
-        raise Refused("bot_level", "Choose a bot level: " + ", ".join(engine.BOT_LEVELS))
     with transaction.atomic():
         table = lock_table(table.pk)
+        levels = kind_for(table).bot_levels
+        if level not in levels:
+            raise Refused("bot_level", "Choose a bot level: " + ", ".join(levels))
         must_be_host(table, by_user)
         if table.status != Table.Status.WAITING:
             raise Refused("started", "Bots can only be added before the game starts.")
@@ -150,7 +151,7 @@ def start_locked(table: Table) -> Game:
                       "players.")
     seed = new_seed()
     names = [seat.display_name for seat in seats]
-    state, events = engine.new_game(rules, names, seed)
+    state, events = kind_for(table).new_game(rules, names, seed)
     number = (table.games.order_by("-number").values_list("number", flat=True).first() or 0) + 1
     humans = sum(1 for seat in seats if seat.user_id)
     game = Game.objects.create(

@@ -4,6 +4,7 @@ import time
 
 from django.core.management.base import BaseCommand
 
+from stats.brag import rebuild_brag
 from stats.recording import rebuild
 
 
@@ -19,6 +20,10 @@ class Command(BaseCommand):
                 self.stdout.write(f"  {n} games...")
 
         games, results = rebuild(progress=progress if options["verbosity"] > 1 else None)
+        brag_games, brag_results = rebuild_brag()
         self.stdout.write(self.style.SUCCESS(
             f"Rebuilt stats from {games} finished games ({results} player results) in "
             f"{time.perf_counter() - started:.1f}s."))
+        self.stdout.write(self.style.SUCCESS(
+            f"Rebuilt Brag stats from {brag_games} finished Brag games ({brag_results} "
+            "player results)."))
