@@ -91,12 +91,12 @@ MAX_VIOLATIONS_KEPT = 50
 # -- reading a frame ------------------------------------------------------------------------------
 
 VERSION = re.compile(r'id="status"[^>]*data-version="(\d*)"')
-# a face-up card: its code and name, then an SVG face whose first corner index shows the
-# rank as text and the suit as a reference to the page's suit symbol
+# a face-up card: its code, name, rank and suit symbol (the SVG face beside it repeats
+# them for the eye and is aria-hidden)
 FACE_UP = re.compile(
     r'<span class="card [^"]*" data-card="([^"]*)" aria-label="([^"]*)" role="img">'
-    r'<svg class="card__face"[^>]*><g class="card__corner"><text[^>]*>([^<]*)</text>'
-    r'<use href="#suit-([^"]*)"[^>]*/></g>.*?</svg></span>', re.S)
+    r'<span class="card__rank" aria-hidden="true">([^<]*)</span>'
+    r'<span class="card__suit" aria-hidden="true">([^<]*)</span></span>')
 DATA_CARD = re.compile(r'data-card="([^"]*)"')
 LOG_LIST = re.compile(r'<ol class="log__list"[^>]*>(.*?)</ol>', re.S)
 LOG_ITEM = re.compile(r'<li class="log__item log__item--([a-z_]+)"[^>]*>(.*?)</li>', re.S)
@@ -346,7 +346,7 @@ def audit_frame(truth: Truth, audit: GameAudit, client: str, viewer: int | None,
             flag("markup", f"data-card={code!r} is not a card")
             continue
         if CODES[card] != code or NAMES[card] != label or rank != RANK_CODES[card >> 2] or \
-                suit != "CDHS"[card & 3]:
+                suit != SUIT_SYMBOLS[card & 3]:
             flag("markup", f"face-up {code} is drawn as {label!r} {rank}{suit}")
         if card not in allowed:
             flag("data-card", f"{code} shown face up; it is in {whereabouts(state, card, viewer)}")
