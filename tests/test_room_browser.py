@@ -364,7 +364,7 @@ def test_a_full_table_fits_a_phone_in_dark_mode_with_a_four_colour_deck(site, br
     problems = []
     hal = new_page(browser, PHONE, problems, is_mobile=True, has_touch=True,
                    color_scheme="dark")
-    sign_up(hal, base, "hal")
+    sign_up(hal, site, "hal")
     hal.goto(base + "/accounts/profile/")
     hal.check("#id_four_colour_deck")
     hal.click("text=Save table settings")
@@ -378,7 +378,9 @@ def test_a_full_table_fits_a_phone_in_dark_mode_with_a_four_colour_deck(site, br
         count = hal.locator(".seat-list__item:not(.seat-list__item--free)").count()
         hal.click("text=Add a bot")
         hal.wait_for_function(
-            f"document.querySelectorAll('.seat-list__item:not(.seat-list__item--free)')"
+            # a function, not an expression: an expression is run through eval, which the
+            # page's Content-Security-Policy forbids
+            f"() => document.querySelectorAll('.seat-list__item:not(.seat-list__item--free)')"
             f".length > {count} || !!document.querySelector('#me .cards--hand')")
     my_turn(hal, timeout=40000)
     still(hal)
