@@ -34,39 +34,18 @@ def _key(card):
 @lru_cache(maxsize=1024)
 def _parts(card):
     c = parse_card(card)
-    code = RANK_CODES[c >> 2] + "CDHS"[c & 3]
-    colour = "red" if (c & 3) in (1, 2) else "black"
-    return c, code, colour
+    return c, RANK_CODES[c >> 2] + "CDHS"[c & 3]
 
 
-# One card face: the card span keeps its contract markup (data-card, aria-label, the rank
-# and suit as text, which other tools read), and beside it, in a wrapper, an SVG face drawn
-# over it: a corner index top left and bottom right (readable when the cards are small on
-# a phone) and a big pip. The suits are <symbol>s drawn once per page (base.html), so a
-# card costs a few hundred bytes and never depends on a font having the suit glyphs.
-_FACE = (
-    '<svg class="card__face" viewBox="0 0 60 84" aria-hidden="true" focusable="false">'
-    '<g class="card__corner"><text x="11" y="17" text-anchor="middle">{rank}</text>'
-    '<use href="#suit-{suit}" x="5" y="20" width="12" height="12"/></g>'
-    '<use class="card__pip" href="#suit-{suit}" x="16" y="28" width="28" height="28"/>'
-    '<g class="card__corner" transform="rotate(180 30 42)">'
-    '<text x="11" y="17" text-anchor="middle">{rank}</text>'
-    '<use href="#suit-{suit}" x="5" y="20" width="12" height="12"/></g></svg>'
-)
-
-
+# One card face is one empty span: its code (``data-card``) and its name (``aria-label``)
+# are the contract, and table.css draws the face from the code -- the rank in the corners,
+# the suit's pip (a cached static SVG, so no suit font is needed) in the corners and the
+# middle. A card costs under a hundred bytes, which is most of what a move sends.
 @lru_cache(maxsize=1024)
 def _card_html(card, extra_class):
-    c, code, colour = _parts(card)
-    suit = "CDHS"[c & 3]
-    face = _FACE.format(rank=escape(RANK_CODES[c >> 2]), suit=suit)
-    return format_html(
-        '<span class="cardface card--{} card--suit-{}">'
-        '<span class="card card--{} {}" data-card="{}" aria-label="{}" role="img">'
-        '<span class="card__rank" aria-hidden="true">{}</span>'
-        '<span class="card__suit" aria-hidden="true">{}</span></span>{}</span>',
-        colour, suit, colour, extra_class, code, NAMES[c], RANK_CODES[c >> 2],
-        SUIT_SYMBOLS[c & 3], mark_safe(face))  # noqa: S308 -- fixed markup, escaped rank
+    c, code = _parts(card)
+    return format_html('<span class="card{}" data-card="{}" aria-label="{}" role="img"></span>',
+                       f" {extra_class}" if extra_class else "", code, NAMES[c])
 
 
 @register.simple_tag
@@ -77,8 +56,8 @@ def card(card, extra_class=""):
 @lru_cache(maxsize=64)
 def _backs_html(count, extra_class):
     return format_html_join(
-        "", '<span class="card card--back {}" aria-hidden="true"></span>',
-        ((extra_class,) for _ in range(count)))
+        "", '<span class="card card--back{}" aria-hidden="true"></span>',
+        ((f" {extra_class}" if extra_class else "",) for _ in range(count)))
 
 
 @register.simple_tag
@@ -89,7 +68,7 @@ def card_backs(count, extra_class=""):
 
 @lru_cache(maxsize=4096)
 def _choice_html(card, name, kind, form):
-    c, code, colour = _parts(card)
+    c, code = _parts(card)
     form_attr = format_html(' form="{}"', form) if form else ""
     return format_html(
         '<label class="pick"><input class="pick__input" type="{}" name="{}" value="{}"{}>'
@@ -125,8 +104,14 @@ def _frozen(value):
     return value
 
 
+# A seat is drawn the same whoever is to play (table.js marks the seat to play from the
+# status) and whoever still has a turn after a stop (the bus says who), so neither is part
+# of what its box is keyed by.
+_NOT_SHOWN = frozenset({"turn", "final_turn_left"})
+
+
 def _memo(template_name: str, p: dict, scoring: str):
-    key = (template_name, scoring, _frozen(p))
+    key = (template_name, scoring, _frozen({k: v for k, v in p.items() if k not in _NOT_SHOWN}))
     html = _SEATS.get(key)
     if html is None:
         html = mark_safe(get_template(template_name).render(  # noqa: S308 -- a template's output
@@ -170,15 +155,16 @@ def pretty_card(code):
 @register.simple_tag
 def log_entries(events):
     """The game log's rows, newest first: ``events`` is [(seq, text, kind)], cards as the
-    engine writes them ("QD") shown as people write them ("Q♦"). Each row's id (its
-    action's number and its place among that action's events) lets a page be sent only
-    the new rows (``games.render``)."""
+    engine writes them ("QD") shown as people write them ("Q\u2666"). Each row's id (its
+    action's number and its place among that action's events, counted from the action's
+    last event, so that it stays the same when the list's oldest rows are cut off, even
+    in the middle of an action) lets a page be sent only the new rows (``games.render``)."""
     rows, count = [], {}
-    for seq, text, kind in events:
+    for seq, text, kind in reversed(events):
         n = count[seq] = count.get(seq, -1) + 1
         rows.append(f'<li class="log__item log__item--{escape(str(kind))}" id="log-{seq}-{n}">'
                     f'{escape(_pretty(str(text)))}</li>')
-    return mark_safe("".join(reversed(rows)))  # noqa: S308 -- every value is escaped
+    return mark_safe("".join(rows))  # noqa: S308 -- every value is escaped
 
 
 # -- icons: inline SVG (an emoji such as the bus stop is a blank box without an emoji font) -------
@@ -206,10 +192,21 @@ _ICONS = {
 
 @register.simple_tag
 def icon(name):
-    """A small line icon in the text's colour; decorative (the words beside it say it)."""
-    return mark_safe(  # noqa: S308 -- fixed markup from the table above
-        f'<svg class="icon icon--{name}" viewBox="0 0 24 24" aria-hidden="true" '
-        f'focusable="false">{_ICONS[name]}</svg>')
+    """A small line icon in the text's colour; decorative (the words beside it say it).
+    It names its symbol in the page's sprite (``icon_symbols``), drawn once per page."""
+    if name not in _ICONS:
+        raise template.TemplateSyntaxError(f"no icon {name!r}")
+    return mark_safe(  # noqa: S308 -- a name from the table above
+        f'<svg class="icon icon--{name}" aria-hidden="true" focusable="false">'
+        f'<use href="#icon-{name}"/></svg>')
+
+
+@register.simple_tag
+def icon_symbols():
+    """Every icon as a <symbol> for the page's sprite (``_sprite.html``)."""
+    return mark_safe("".join(  # noqa: S308 -- fixed markup from the table above
+        f'<symbol id="icon-{name}" viewBox="0 0 24 24">{paths}</symbol>'
+        for name, paths in _ICONS.items()))
 
 
 # -- seats: avatars and places around the table ---------------------------------------------------
