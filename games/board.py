@@ -70,10 +70,10 @@ def load_table(table_id: int, parts=None) -> TableData:
     ``key`` = (table, updated_at); by default it is read every time. The parts are
     read after the table row, so they are never older than the key they are kept
     under."""
-    game = (Game.objects.select_related("table__variant", "table__host")
+    game = (Game.objects.select_related("table__variant")
             .filter(table_id=table_id).order_by("-number").first())
     table = game.table if game is not None else (
-        Table.objects.select_related("variant", "host").get(pk=table_id))
+        Table.objects.select_related("variant").get(pk=table_id))
     if parts is None:
         seats, players, spectators = _parts(table, game)
     else:
@@ -263,7 +263,7 @@ def _game_context(data: TableData, view: dict, me: int | None, rules: HouseRules
         "stopper_name": names.get(view["stopper"]) if view["stopper"] is not None else None,
         "final_left_names": [names[s] for s in view["final_left"]],
         "seconds_left": seconds_left,
-        "deadline_iso": data.deadline.isoformat() if data.deadline else None,
+        "deadline_iso": data.deadline.isoformat(timespec="seconds") if data.deadline else None,
         "showdown": _showdown(view, names),
         "in_showdown": state.phase == SHOWDOWN,
         "over": state.phase == OVER,

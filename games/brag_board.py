@@ -135,7 +135,7 @@ def brag_board(data, user) -> dict:
         "turn_name": names.get(view["turn"]) if view["turn"] is not None else None,
         "dealer_name": names.get(view["dealer"]),
         "seconds_left": seconds_left,
-        "deadline_iso": data.deadline.isoformat() if data.deadline else None,
+        "deadline_iso": data.deadline.isoformat(timespec="seconds") if data.deadline else None,
         "settlement": _settlement(view, names),
         "in_showdown": state.phase == SHOWDOWN,
         "over": over,

@@ -85,9 +85,11 @@ def test_the_board_marks_its_regions_keeps_the_card_contract_and_fixes_the_axe_f
     alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
     game = start_table_game([alice, bob], bots=["greedy"])
     html = signed_in(alice).get(game.table.get_absolute_url()).content.decode()
-    for region in ("waiting", "status", "middle", "bus", "me", "showdown",
-                   "standings", "log", "spectators", "invite"):
+    for region in ("waiting", "status", "tools", "widow", "seal", "bus", "me-seat", "hand",
+                   "controls", "showdown", "standings", "log", "spectators", "invite"):
         assert f"<!--fragment:{region}-->" in html and f'id="{region}"' in html
+    # the middle and your place hold regions; they are not regions themselves
+    assert 'id="middle"' in html and 'id="me"' in html
     # the opponents sit around the table, each spot its own region (a move resends the mover's)
     assert 'id="opponents"' in html
     for player in game.players.exclude(user=alice):

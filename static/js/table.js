@@ -41,6 +41,18 @@
     if (evt.target.matches && evt.target.matches(".invite__link")) { evt.target.select(); }
   });
 
+  // A move is made on the version of the game the page shows, which the status carries
+  // (the server refuses a move made on a version it has moved past): it is added as the
+  // move is sent, so the move controls need not be sent again each time the game moves.
+  document.body.addEventListener("htmx:wsConfigSend", function (evt) {
+    var params = evt.detail.parameters;
+    var status = document.getElementById("status");
+    if (params && !("version" in params) && evt.target.closest && evt.target.closest(".controls")
+        && status && status.dataset.version) {
+      params.version = status.dataset.version;
+    }
+  });
+
   // Keep the server's list of who is here fresh.
   setInterval(function () {
     if (socket) { socket.send(JSON.stringify({ kind: "ping" })); }
@@ -49,6 +61,39 @@
   // ---- The turn clock: the server sends the deadline; the page counts down to it, and
   // the ring round the player to move drains with it.
   var turnSeconds = parseInt(page.dataset.turnSeconds, 10) || 0;
+  var SVG = "http://www.w3.org/2000/svg";
+
+  function ring() {
+    var svg = document.createElementNS(SVG, "svg");
+    svg.setAttribute("class", "ring");
+    svg.setAttribute("viewBox", "0 0 48 48");
+    svg.setAttribute("focusable", "false");
+    ["ring__track", "ring__time"].forEach(function (name) {
+      var circle = document.createElementNS(SVG, "circle");
+      circle.setAttribute("class", name);
+      circle.setAttribute("cx", "24");
+      circle.setAttribute("cy", "24");
+      circle.setAttribute("r", "22");
+      circle.setAttribute("pathLength", "100");
+      svg.appendChild(circle);
+    });
+    return svg;
+  }
+
+  // The seats are drawn the same whoever is to play; the status names the seat to play
+  // (data-turn), and that seat is marked here, with its ring.
+  function markTurn() {
+    var status = document.getElementById("status");
+    var turn = status ? status.dataset.turn : "";
+    document.querySelectorAll(".board .seat").forEach(function (seat) {
+      var mine = turn !== "" && turn !== undefined && seat.id === "seat-" + turn;
+      seat.classList.toggle("is-turn", mine);
+      var avatar = seat.querySelector(".seat__avatar");
+      var had = avatar && avatar.querySelector(".ring");
+      if (mine && avatar && !had) { avatar.insertBefore(ring(), avatar.firstChild); }
+      if (!mine && had) { had.remove(); }
+    });
+  }
 
   function tick() {
     var left = null;
@@ -188,7 +233,7 @@
   function rects() {
     var seen = {};
     document.querySelectorAll(".board [data-card]").forEach(function (el) {
-      seen[el.dataset.card] = (el.closest(".cardface") || el).getBoundingClientRect();
+      seen[el.dataset.card] = el.getBoundingClientRect();
     });
     return seen;
   }
@@ -240,9 +285,8 @@
     if (before && !reduceMotion.matches) {
       var from = newHand ? (was.dealer || was.pile) : was.pile;
       var fresh = 0;
-      document.querySelectorAll(".board [data-card], .board .seat__cards .card--back, .board .cards--hand .card--back").forEach(function (card) {
-        var code = card.dataset.card;
-        var el = card.closest(".cardface") || card;  // the face moves with its card
+      document.querySelectorAll(".board [data-card], .board .seat__cards .card--back, .board .cards--hand .card--back").forEach(function (el) {
+        var code = el.dataset.card;
         // the showdown panel and the hands turned over have motion of their own
         if (el.closest(".panel-sheet") || el.closest(".seat.is-shown")) { return; }
         if (code && was.cards[code]) {
@@ -265,6 +309,7 @@
       else if (now.myTurn && !was.myTurn) { play("turn"); }
     }
     attention(now.myTurn, now.myTurn && !was.myTurn);
+    markTurn();
     updateSwap();
     tick();
     fadeNotice();
@@ -322,6 +367,7 @@
   });
 
   fillInvite();
+  markTurn();
   updateSwap();
   tick();
   var startStatus = document.getElementById("status");
