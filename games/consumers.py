@@ -9,6 +9,7 @@ it would show one player's hand to everybody.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 import time
@@ -141,6 +142,11 @@ class TableConsumer(Socket):
         self.user = self.scope.get("user")
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
         self.sent: render.Board | None = None  # the board this page shows
+        # one update of this page at a time (each is compared with ``self.sent``); a change
+        # told of while one is under way waits, and a newer one takes its place
+        self.showing = asyncio.Lock()
+        self.waiting: tuple | None = None  # (stamp,) of the newest change not yet shown
+        self.catching_up: asyncio.Task | None = None
         self.counted_at = time.monotonic()  # when ratelimit last heard this socket is open
         self.bucket = ratelimit.Bucket(_setting("STOPBUS_WS_RATE", 8.0),
                                        _setting("STOPBUS_WS_BURST", 16))
@@ -168,7 +174,8 @@ class TableConsumer(Socket):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.follow_user()
         await self.accept()
-        await self.send(text_data=await db(self._arrive)())
+        async with self.showing:
+            await self.send(text_data=await db(self._arrive)())
 
     def _schema(self):
         variant = Variant.objects.filter(tables__pk=self.table_id).only("game").first()
@@ -183,6 +190,8 @@ class TableConsumer(Socket):
 
     async def disconnect(self, code):
         await self.release()
+        if getattr(self, "catching_up", None) is not None:
+            self.catching_up.cancel()
         group = getattr(self, "group", None)
         if group:
             await self.channel_layer.group_discard(group, self.channel_name)
@@ -212,11 +221,12 @@ class TableConsumer(Socket):
                 # also heals a lost group membership (say Redis restarted empty)
                 await self.channel_layer.group_add(self.group, self.channel_name)
                 await self.follow_user()
-                await self.send_text(await db(self._ping)())
+                async with self.showing:
+                    await self.send_text(await db(self._ping)())
             elif frame.kind == "sync":
                 if not self._may_ask_for_a_board():
                     raise actions.Refused("boards", "Too many reloads; wait a minute.")
-                await self.send_text(await db(self._update)(None, True))
+                await self.show(None, full=True)
             else:
                 with ratelimit.pending(self.table_id):
                     await db(self._act)(frame)
@@ -225,7 +235,7 @@ class TableConsumer(Socket):
         except actions.Refused as exc:
             await self.send(text_data=notice(exc.message))
             if exc.code == "stale":
-                await self.send_text(await db(self._update)(None, True))
+                await self.show(None, full=True)
             elif exc.code == "signed_out":
                 await self.close(code=CLOSE_UNAUTHENTICATED)
         except Exception:
@@ -279,7 +289,27 @@ class TableConsumer(Socket):
     # -- from the group --------------------------------------------------------------------------
 
     async def table_changed(self, event):
-        await self.send_text(await db(self._update)(event.get("stamp")))
+        """A change to show. The page is brought up to date in the background, one update
+        at a time: changes told of meanwhile are not each rendered in turn -- the newest
+        replaces the one waiting -- so a page that falls behind a busy table skips to its
+        newest view, and the work per page stays bounded however fast the table moves."""
+        self.waiting = (event.get("stamp"),)
+        if self.catching_up is None or self.catching_up.done():
+            self.catching_up = asyncio.create_task(self._catch_up())
+
+    async def _catch_up(self) -> None:
+        while self.waiting is not None:
+            (stamp,), self.waiting = self.waiting, None
+            try:
+                await self.show(stamp)
+            except Exception:
+                log.exception("updating a page of %s at table %s failed", self.user,
+                              self.table_id)
+
+    async def show(self, stamp: str | None, full: bool = False) -> None:
+        """Bring this page up to date (after change ``stamp``, or as committed now)."""
+        async with self.showing:
+            await self.send_text(await db(self._update)(stamp, full))
 
     async def watch_revoked(self, event):
         await self.send(text_data=notice("The players have closed this table to "

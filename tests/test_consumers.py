@@ -1,5 +1,6 @@
 """The table's websocket: one view per viewer, clear refusals, nothing hidden leaks."""
 
+import asyncio
 import json
 from unittest import mock
 
@@ -371,4 +372,62 @@ async def test_a_ping_notes_the_page_and_sends_only_what_was_missed():
     await a.send_to(text_data=frame(kind="ping"))
     board = (await latest(a))[-1]
     assert f'data-version="{game.version + 1}"' in board
+    await a.disconnect()
+
+
+async def test_a_page_behind_a_busy_table_skips_to_its_newest_view():
+    """Changes told of while a page is being brought up to date are not each rendered in
+    turn: the newest replaces the one waiting. With updates made slow, five quick changes
+    cost a page two updates, not five, and the page ends on the newest board."""
+    from games import render
+    from games.regions import apply, is_board
+
+    table, game, alice, bob = await setup_two_people()
+    a, ok, _ = await connect(alice, table.pk)
+    assert ok
+    page = apply("", (await latest(a))[-1])
+    slow_board = render.board
+    renders = []
+
+    def board(data, user):
+        import time
+
+        renders.append(data.revision)
+        time.sleep(0.3)  # a busy process
+        return slow_board(data, user)
+
+    def five_changes():
+        for _ in range(5):
+            game, state = _state(table.current_game().pk)
+            if state.phase != "play":
+                actions.do_play(game.pk, None, {"kind": "next_hand"}, game.version, by="table")
+                continue
+            move = GreedyBot(state.rules).choose(seat_view(state, state.turn))
+            actions.do_play(game.pk, state.turn, move, game.version)
+
+    # pages' work in threads of their own, as with a connection pool (on SQLite it would
+    # otherwise share the one database thread with the moves, and wait for each)
+    from concurrent.futures import ThreadPoolExecutor
+
+    from channels.db import database_sync_to_async
+
+    from games import consumers
+
+    pool = ThreadPoolExecutor(2)
+
+    def db(fn):
+        return database_sync_to_async(fn, thread_sensitive=False, executor=pool)
+
+    with mock.patch.object(render, "board", board), mock.patch.object(consumers, "db", db):
+        await sync_to_async(five_changes)()
+        await asyncio.sleep(2.5)  # five updates one after another would take 1.5 s
+        frames = [f for f in await latest(a, timeout=5) if is_board(f)]
+    # the first change is brought to the page at once; the four told of while that is
+    # under way (0.3 s) are one more update between them, not four
+    assert len(renders) <= 2, renders
+    assert 1 <= len(frames) <= 2
+    for f in frames:
+        page = apply(page, f)
+    newest = await sync_to_async(lambda: render.board(render.table_data(table.pk), alice))()
+    assert page == newest.html
     await a.disconnect()
