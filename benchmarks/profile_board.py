@@ -8,7 +8,8 @@ few tables the way ``TableConsumer`` does (find the game and the seat, then
 each consumer does (``render.table_data`` once per change and process, then
 ``render.board`` -- once per distinct view -- and ``render.frame`` per viewer).
 Prints milliseconds and queries per move, per table read and per viewer's
-update; ``--profile`` adds cProfile's top functions.
+update, and the bytes each viewer is sent per move, by region; ``--profile`` adds
+cProfile's top functions, ``--dump-frames FILE`` writes what one page is sent.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ def main(argv=None) -> None:
     parser.add_argument("--no-query-log", action="store_true",
                         help="do not count queries (counting costs CPU too)")
     parser.add_argument("--database", default="stopbus_profile")
+    parser.add_argument("--dump-frames", metavar="FILE",
+                        help="write every frame one page (seat 1 of the first table) is sent")
     args = parser.parse_args(argv)
 
     from benchmarks.load import _load_stack_class
@@ -105,9 +108,20 @@ def main(argv=None) -> None:
                     board = render.board(render.table_data(table_id, s), viewer)
                     message = render.frame(shown.get((table_id, viewer.pk)), board)
                     shown[(table_id, viewer.pk)] = board
+                    sizes.append(len(message.encode()))
+                    if viewer.pk == watched:
+                        dumped.append(f"\n=== move {len(timings['play'])} {len(message)} B\n"
+                                      f"{message}\n")
+                    for m in REGION.finditer(message):
+                        kind = m.group(1).split("-")[0]  # spot-2 -> spot
+                        by_region.setdefault(kind, []).append(len(m.group(0).encode()))
                     return message
                 measure("render", update)
 
+    from games.regions import REGION
+
+    sizes, by_region, dumped = [], {}, []
+    watched = seats_of[tables[0][0]][1].pk  # --dump-frames: what this page is sent
     profiler = None
     shown = {}  # (table, viewer) -> the board that page shows
     for table_id, _ in tables:  # every page sent its full board, as on connecting
@@ -116,6 +130,9 @@ def main(argv=None) -> None:
             shown[(table_id, viewer.pk)] = render.board(data, viewer)
     for i in range(20):  # warm caches
         one_move(tables[i % len(tables)][0])
+    sizes.clear()
+    by_region.clear()
+    dumped.clear()
     for k in timings:
         timings[k].clear()
         queries[k] = 0
@@ -139,6 +156,17 @@ def main(argv=None) -> None:
                   f" ms  mean {sum(values) / len(values) * 1000:6.2f} ms  CPU "
                   f"{cpu[name] / len(values) * 1000:6.2f} ms  "
                   f"queries {queries[name] / len(values):.1f} each")
+    if args.dump_frames:
+        with open(args.dump_frames, "w") as out:
+            out.writelines(dumped)
+    if sizes:
+        sizes.sort()
+        print(f"  bytes per viewer per move: median {sizes[len(sizes) // 2]}  mean "
+              f"{sum(sizes) / len(sizes):.0f}  p90 {sizes[len(sizes) * 9 // 10]}")
+        for name, values in sorted(by_region.items(), key=lambda kv: -sum(kv[1])):
+            values.sort()
+            print(f"    {name:12s} sent {len(values):5d} x  median {values[len(values) // 2]:6d} B"
+                  f"  total {sum(values) / max(len(sizes), 1):7.0f} B per viewer-move")
     if profiler:
         stats = pstats.Stats(profiler)
         stats.sort_stats("cumulative").print_stats(45)

@@ -29,7 +29,8 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -47,7 +48,9 @@ __all__ = ["FULL", "Board", "apply", "board", "clear", "frame", "lobby", "split"
 GAP = 3
 # A template's indentation is most of a small region's bytes; HTML reads any run of
 # white space as one space (the board has no <pre> or <textarea>), so each run that
-# holds a line break is sent as that one line break.
+# holds a line break is sent as that one line break. (Runs never cross a region's
+# markers -- a region's content is stripped -- so a board made small whole is the same
+# as its outline and its regions made small one by one.)
 _SPACE = re.compile(r"[ \t]*\n\s*")
 
 
@@ -131,19 +134,37 @@ def view_key(data: TableData, user) -> tuple:
 
 @dataclass(frozen=True)
 class Board:
-    """One rendered view of one revision of a table."""
+    """One rendered view of one revision of a table.
+
+    It is kept as rendered (template indentation and all): two renders are compared as
+    they come, and only what is sent -- the whole board, or the regions that changed --
+    is made small (each run of white space that holds a line break becomes that line
+    break), once per board and region however many pages it is sent to."""
 
     key: tuple
     revision: tuple
     version: int | None
     game_id: int | None
-    html: str  # the whole board, regions marked
+    rendered: str  # the whole board, regions marked, as rendered
     outline: str  # the board with each region's content left out
-    regions: dict  # name -> the region's marked HTML
+    regions: dict  # name -> the region's marked HTML, as rendered
+    _small: dict = field(default_factory=dict, compare=False, repr=False)
+
+    @cached_property
+    def html(self) -> str:
+        """The whole board as it is sent."""
+        return _SPACE.sub("\n", self.rendered)
 
     @property
     def full(self) -> str:
         return FULL + self.html
+
+    def sent(self, name: str) -> str:
+        """Region ``name`` as it is sent."""
+        small = self._small.get(name)
+        if small is None:
+            small = self._small[name] = _SPACE.sub("\n", self.regions[name])
+        return small
 
 
 def board(data: TableData, user) -> Board:
@@ -153,10 +174,10 @@ def board(data: TableData, user) -> Board:
     def make() -> Board:
         with translation.override(key[0] or None):
             context = board_for(data, user)
-            html = _SPACE.sub("\n", render_to_string(context["board_template"], context))
-        outline, regions = split(html)
+            rendered = render_to_string(context["board_template"], context)
+        outline, regions = split(rendered)
         return Board(key, data.revision, data.state.version if data.state else None,
-                     data.game.pk if data.game else None, html, outline, regions)
+                     data.game.pk if data.game else None, rendered, outline, regions)
 
     return _BOARDS.get((data.revision, key), make)
 
@@ -168,7 +189,7 @@ def frame(previous: Board | None, new: Board) -> str:
             or (previous.version is not None and new.version is not None
                 and new.version > previous.version + GAP)):
         return new.full
-    return "".join(newest_rows(name, previous.regions[name], html) or html
+    return "".join(newest_rows(name, previous.sent(name), new.sent(name)) or new.sent(name)
                    for name, html in new.regions.items() if previous.regions[name] != html)
 
 
