@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from django.db.models import F
 from django.utils import timezone
 
 from . import presence
@@ -64,23 +65,30 @@ class TableData:
 def load_table(table_id: int, parts=None) -> TableData:
     """The table as committed now: what every viewer of it shares.
 
-    One query reads the current game with its table. What changes only with the
-    table's ``updated_at`` (its seats, the game's players, who watches: every change
-    to them stamps the table) is read by ``parts(key, read)``, which may keep it under
-    ``key`` = (table, updated_at); by default it is read every time. The parts are
-    read after the table row, so they are never older than the key they are kept
-    under."""
-    game = (Game.objects.select_related("table__variant")
-            .filter(table_id=table_id).order_by("-number").first())
-    table = game.table if game is not None else (
-        Table.objects.select_related("variant").get(pk=table_id))
-    if parts is None:
-        seats, players, spectators = _parts(table, game)
+    One query reads the current game with the stamp of its table (``updated_at``,
+    which every change to the table row, its seats, the game's players and who
+    watches moves on). The table with its variant, its seats, the game's players and
+    the spectators are read by ``parts(key, read)``, which may keep them under
+    ``key`` = (table, stamp, game); by default they are read every time. They are read
+    after the game row, so they are never older than the key they are kept under.
+    (A variant renamed in admin shows under its new name from the table's next change.)
+    """
+    game = (Game.objects.filter(table_id=table_id).annotate(table_stamp=F("table__updated_at"))
+            .order_by("-number").first())
+    if game is None:
+        table = Table.objects.select_related("variant").get(pk=table_id)
+        key = (table_id, table.updated_at, None)
     else:
-        seats, players, spectators = parts((table_id, table.updated_at, game and game.pk),
-                                           lambda: _parts(table, game))
+        table = None  # read with the parts, after the game row
+        key = (table_id, game.table_stamp, game.pk)
+
+    def read():
+        return _parts(table or Table.objects.select_related("variant").get(pk=table_id), game)
+
+    table, seats, players, spectators = read() if parts is None else parts(key, read)
     data = TableData(table=table, seats=seats, spectators=spectators)
     if game is not None:
+        game.table = table
         data.game = game
         data.players = players
         data.state = state_of(game)
@@ -90,10 +98,10 @@ def load_table(table_id: int, parts=None) -> TableData:
     return data
 
 
-def _parts(table: Table, game: Game | None) -> tuple[list, list, list]:
+def _parts(table: Table, game: Game | None) -> tuple[Table, list, list, list]:
     seats = list(table.seat_set.select_related("user").order_by("position"))
     players = list(game.players.all()) if game is not None else []
-    return seats, players, presence.spectators(table, seats)
+    return table, seats, players, presence.spectators(table, seats)
 
 
 def reveal_title(label: str) -> str:
