@@ -1,6 +1,7 @@
 """The Japanese pages on a 390×844 phone (Debian's chromium via Playwright): the lobby and
-the profile, signed in, with tables listed. Nothing is wider than the screen, and no
-button, badge or link cuts its words off.
+the profile signed in, with tables listed; the lobby, sign-up, log-in and password reset
+signed out. Nothing is wider than the screen, and no button, badge or link cuts its
+words off.
 
 Screenshots go to STOPBUS_SCREENSHOTS (default: the test's temporary directory).
 """
@@ -65,20 +66,38 @@ def shots(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def phone(site):
+def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        context = browser.new_context(viewport=PHONE, locale="ja-JP", device_scale_factor=1)
-        page = context.new_page()
-        page.goto(site.url + "/accounts/login/")
-        page.fill("input[name=username]", "sakura")
-        page.fill("input[name=password]", PASSWORD)
-        page.click("main form button[type=submit]")
-        page.wait_for_url(site.url + "/")
-        yield page
-        browser.close()
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+def japanese_phone(browser):
+    return browser.new_context(viewport=PHONE, locale="ja-JP").new_page()
+
+
+@pytest.fixture(scope="module")
+def phone(browser, site):
+    """Signed in as a Japanese reader."""
+    page = japanese_phone(browser)
+    page.goto(site.url + "/accounts/login/")
+    page.fill("input[name=username]", "sakura")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("main form button[type=submit]")
+    page.wait_for_url(site.url + "/")
+    yield page
+    page.context.close()
+
+
+@pytest.fixture(scope="module")
+def visitor(browser):
+    """A Japanese reader who is not signed in."""
+    page = japanese_phone(browser)
+    yield page
+    page.context.close()
 
 
 def fits(page) -> tuple[int, list[str]]:
@@ -86,18 +105,31 @@ def fits(page) -> tuple[int, list[str]]:
     return width, page.evaluate(CUT_OFF)
 
 
-@pytest.mark.parametrize(("path", "words"), [
-    ("/", ["ボットと今すぐ遊ぶ", "参加できるテーブル", "非公開", "テーブルを開く"]),
-    ("/accounts/profile/", ["プロフィール", "4色デッキ", "テーブル設定を保存"]),
-])
-def test_japanese_pages_fit_a_phone(phone, site, shots, path, words):
-    phone.goto(site.url + path)
-    assert phone.locator("html").get_attribute("lang") == "ja"
-    text = phone.locator("body").inner_text()
+def check_fit(page, url, words, shot):
+    page.goto(url)
+    assert page.locator("html").get_attribute("lang") == "ja"
+    text = page.locator("body").inner_text()
     for word in words:
         assert word in text, word
-    name = "lobby" if path == "/" else "profile"
-    phone.screenshot(path=str(shots / f"ja-{name}-390x844.png"), full_page=True)
-    width, cut = fits(phone)
+    page.screenshot(path=str(shot), full_page=True)
+    width, cut = fits(page)
     assert width <= PHONE["width"], f"the page is {width}px wide"
     assert cut == []
+
+
+@pytest.mark.parametrize(("name", "path", "words"), [
+    ("lobby", "/", ["ボットと今すぐ遊ぶ", "参加できるテーブル", "非公開", "テーブルを開く"]),
+    ("profile", "/accounts/profile/", ["プロフィール", "4色デッキ", "テーブル設定を保存"]),
+])
+def test_japanese_pages_fit_a_phone(phone, site, shots, name, path, words):
+    check_fit(phone, site.url + path, words, shots / f"ja-{name}-390x844.png")
+
+
+@pytest.mark.parametrize(("name", "path", "words"), [
+    ("lobby-signed-out", "/", ["登録して遊ぶ", "1ハンドの流れ", "参加者募集中"]),
+    ("signup", "/accounts/signup/", ["新規登録", "アカウントを作成する"]),
+    ("login", "/accounts/login/", ["ログイン", "パスワードをお忘れですか？"]),
+    ("password-reset", "/accounts/password_reset/", ["再設定リンクを送る"]),
+])
+def test_japanese_pages_fit_a_phone_signed_out(visitor, site, shots, name, path, words):
+    check_fit(visitor, site.url + path, words, shots / f"ja-{name}-390x844.png")
