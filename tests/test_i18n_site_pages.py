@@ -15,7 +15,7 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.test import Client, RequestFactory
-from django.urls import reverse
+from django.urls import include, path, reverse
 from django.utils import translation
 from django.views import defaults
 
@@ -25,6 +25,14 @@ from tests.factories import PASSWORD, UserFactory, preset_variant, start_table_g
 from tests.test_i18n_events import english_left
 
 pytestmark = pytest.mark.django_db
+
+
+def _broken_view(request):
+    raise RuntimeError("a bug, to see the error page")
+
+
+# The site's own URLs, and one page that fails (for test_a_failing_page_in_japanese).
+urlpatterns = [path("broken/", _broken_view), path("", include("stopbus_site.urls"))]
 
 READ_ATTRIBUTES = ("aria-label", "title", "placeholder", "alt")
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
@@ -313,3 +321,17 @@ def test_the_error_pages_in_japanese(room):
     assert english_on_page(forbidden) == [] and "このテーブルには入れません" in forbidden
     assert english_on_page(failed) == [] and "ディーラーがカードを落としてしまいました" in failed
     assert '<html lang="ja">' in failed, "the error page needs no request to know the language"
+
+
+@pytest.mark.urls(__name__)
+def test_a_failing_page_in_japanese(caplog):
+    """A bug on a page: the error page comes in the reader's language, even though it is
+    rendered without the request."""
+    client = Client(HTTP_ACCEPT_LANGUAGE="ja", raise_request_exception=False)
+    response = client.get("/broken/")
+    assert response.status_code == 500
+    html = response.content.decode()
+    assert '<html lang="ja">' in html and "ディーラーがカードを落としてしまいました" in html
+    assert english_on_page(html) == []
+    english = Client(raise_request_exception=False).get("/broken/").content.decode()
+    assert "The dealer dropped the deck" in english and '<html lang="en-gb">' in english
