@@ -31,6 +31,11 @@ class TableForm(forms.Form):
     spectator_chat = forms.BooleanField(required=False, initial=True,
                                         label=_("Spectators may chat"))
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # the choices read as the variants' names in the reader's language
+        self.fields["variant"].label_from_instance = variant_name
+
     def clean_name(self):
         name = self.cleaned_data["name"]
         if has_bidi_control(name):
