@@ -39,7 +39,7 @@ from .engine import RulesError
 from .kinds import DEFAULT_KIND, KINDS, EngineMissing, UnknownKind, kind_for, kind_named
 from .lab import DEFAULT_TIME_BUDGET, LabError, bot_lineup, default_players, run_lab
 from .models import Action, Game, GamePlayer, Job, Seat, Table, Variant
-from .rules_text import RULE_LABELS
+from .rules_text import RULE_LABELS, variant_name
 from .templatetags.i18n_cards import rules_summary
 
 # A variant's fields as its admin page names them: the house rules as every form does,
@@ -445,10 +445,11 @@ class VariantAdmin(admin.ModelAdmin):
                                      seed=data["seed"], time_budget=DEFAULT_TIME_BUDGET)
                 except EngineMissing as exc:
                     problem = _("The bots cannot play %(name)s here: %(problem)s") % {
-                        "name": variant.name, "problem": exc}
+                        "name": variant_name(variant), "problem": exc}
         context = {
             **self.admin_site.each_context(request),
-            "title": _("Simulate %(name)s") % {"name": variant.name},
+            "title": _("Simulate %(name)s") % {"name": variant_name(variant)},
+            "variant_name": variant_name(variant),  # a preset's in the reader's language
             "opts": self.model._meta,
             "original": variant,
             "form": form,
