@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import pgettext, pgettext_lazy
 
 from .engine.simulate import SimulationReport
 from .event_text import category_label
@@ -211,8 +211,9 @@ class LabResult:
                 out += ["  " + "  ".join(str(cell) for cell in row) for row in table["rows"]]
         categories = getattr(self.report, "categories", None)
         if isinstance(categories, dict) and categories:
-            out.append(_("hands at showdowns: %(shares)s") % {"shares": ", ".join(
-                f"{label.lower()} {share:.1%}" for label, _count, share in self.categories())})
+            out.append(_("hands at showdowns: %(shares)s") % {
+                "shares": pgettext("list separator", ", ").join(
+                    f"{label.lower()} {share:.1%}" for label, _count, share in self.categories())})
         if self.stopped_early:
             out.append(self.stop_note())
         return out
