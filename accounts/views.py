@@ -3,19 +3,29 @@ import secrets
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse, reverse_lazy
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views import View
+from django.views.decorators.http import require_POST
 from django.views.generic import FormView, TemplateView, UpdateView
 
-from accounts.forms import EmailChangeForm, SignUpForm, check_username, email_taken
+from accounts.forms import (
+    EmailChangeForm,
+    SignUpForm,
+    TablePreferencesForm,
+    check_username,
+    email_taken,
+)
 from accounts.models import User
 
 # A sign-up waits this long for its address to be confirmed (in the cache: nothing
@@ -197,3 +207,29 @@ class EmailConfirmView(LoginRequiredMixin, View):
         cache.delete(_email_key(token))
         messages.success(request, "Your email address has been updated.")
         return redirect("accounts:profile")
+
+
+@login_required
+@require_POST
+def preferences(request):
+    """The switches that follow a player from table to table: the profile's form sends
+    both (``form=all``), the table's mute switch only ``sound``."""
+    if request.POST.get("form") == "all":
+        form = TablePreferencesForm(request.POST, instance=request.user)
+        fields = list(form.fields)
+    else:
+        fields = [name for name in ("sound", "four_colour_deck") if name in request.POST]
+        data = {name: request.POST[name] == "on" for name in fields}
+        form = TablePreferencesForm({**{n: getattr(request.user, n) for n in
+                                        ("sound", "four_colour_deck")}, **data},
+                                    instance=request.user)
+    if not fields or not form.is_valid():
+        return HttpResponse("Send sound=on|off or four_colour_deck=on|off.", status=400)
+    form.save()
+    if request.htmx:
+        return HttpResponse(status=204)
+    messages.success(request, "Your table settings are saved.")
+    target = request.POST.get("next", "")
+    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+        return redirect(target)
+    return redirect("games:lobby")

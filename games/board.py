@@ -37,6 +37,15 @@ class TableData:
     events: list[tuple[int, Event]] = field(default_factory=list)
     deadline: datetime | None = None
     spectators: list = field(default_factory=list)
+    ratings: dict | None = field(default=None, repr=False, compare=False)
+
+    def rating_changes(self) -> dict:
+        """Each seat's rating change in this finished game (``GameKind.rating_changes``),
+        read at most once per read of the table, however many viewers' boards show it.
+        Only a finished game's board asks: a board during play costs no query for it."""
+        if self.ratings is None:
+            self.ratings = kind_for(self.game).hook("rating_changes")(self.game)
+        return self.ratings
 
     def seat_of(self, user) -> int | None:
         """The engine seat ``user`` plays, or None (spectators, leavers, no game)."""
@@ -132,6 +141,22 @@ def board_for(data: TableData, user) -> dict:
         return context
     context.update(kind_for(data.game).hook("board_builder")(data, user))
     return context
+
+
+def end_of_game(data: TableData, player: dict) -> dict:
+    """What the end of game panel shows of one seat besides its place: who played it (a
+    leaver's or an away player's own name, not their bot's: the rating is theirs),
+    whether a bot played it from the start, and the rating change the game made for it
+    (None for a bot, a player without a rating row, or any seat of an unrated game)."""
+    seat = player["seat"]
+    record = data.players[seat] if seat < len(data.players) else None
+    return {
+        "seat": seat,
+        "person": record.name if record else player["name"],
+        "left": bool(record and record.left_early),
+        "is_bot": record is None or record.user_id is None,
+        "rating": data.rating_changes().get(seat),
+    }
 
 
 def stop_the_bus_board(data: TableData, user) -> dict:
@@ -249,8 +274,8 @@ def _game_context(data: TableData, view: dict, me: int | None, rules: HouseRules
     standings = None
     if state.phase == OVER:
         by_place = sorted(players, key=lambda p: (p["place"] or 99, p["seat"]))
-        standings = [{"place": p["place"], "name": p["name"], "is_me": p["is_me"]}
-                     for p in by_place]
+        standings = [{"place": p["place"], "name": p["name"], "is_me": p["is_me"],
+                      **end_of_game(data, p)} for p in by_place]
     my_row = data.seats[me] if (me is not None and game.status == Game.Status.PLAYING
                                 and me < len(data.seats)) else None
     return {

@@ -63,13 +63,15 @@ class GameKind:
     # How the room plugs the kind in, each a "module:name" read when first used (the
     # registry must load before the board, the frames and stats, which import it):
     # the board's template context for one viewer, the websocket frames its moves
-    # arrive in, the move the clock makes for a player whose time ran out, and what
-    # records a finished game in stats.
+    # arrive in, the move the clock makes for a player whose time ran out, what
+    # records a finished game in stats, and what reads back the rating changes that
+    # recording made (the end of game panel).
     keys_template: str = "games/_keys.html"  # the table page's keyboard help
     board_builder: str = ""
     frame_schema: str = ""
     timeout_move: str = ""
     stats_recorder: str = ""
+    rating_changes: str = ""
     # The phase in which players take turns (the clock plays a timed-out turn while the
     # game is in it).
     play_phase: str = "play"
@@ -95,7 +97,7 @@ class GameKind:
 
     def hook(self, name: str):
         """The object this kind names for ``name`` (``board_builder``, ``frame_schema``,
-        ``timeout_move``, ``stats_recorder``), imported on first use."""
+        ``timeout_move``, ``stats_recorder``, ``rating_changes``), imported on first use."""
         path = getattr(self, name)
         if not path:
             raise EngineMissing(f"{self.label} names no {name}.")
@@ -194,6 +196,7 @@ STOP_THE_BUS = GameKind(
     frame_schema="games.frames:STOP_THE_BUS_FRAMES",
     timeout_move="games.actions.moves:greedy_move",
     stats_recorder="stats.recording:record_finished_game",
+    rating_changes="stats.recording:rating_changes",
     play_phase="play",
 )
 
@@ -225,6 +228,7 @@ BRAG = GameKind(
     frame_schema="games.frames:BRAG_FRAMES",
     timeout_move="games.actions.moves:fold_move",
     stats_recorder="stats.brag:record_finished_brag_game",
+    rating_changes="stats.brag:brag_rating_changes",
     play_phase="betting",
 )
 

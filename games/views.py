@@ -14,10 +14,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
-
-from accounts.forms import TablePreferencesForm
 
 from . import actions, ratelimit
 from .access import may_watch
@@ -102,32 +99,6 @@ def play_now(request):
         messages.error(request, exc.message)
         return redirect("games:lobby")
     return redirect(table)
-
-
-@login_required
-@require_POST
-def preferences(request):
-    """The switches that follow a player from table to table: the profile's form sends
-    both (``form=all``), the table's mute switch only ``sound``."""
-    if request.POST.get("form") == "all":
-        form = TablePreferencesForm(request.POST, instance=request.user)
-        fields = list(form.fields)
-    else:
-        fields = [name for name in ("sound", "four_colour_deck") if name in request.POST]
-        data = {name: request.POST[name] == "on" for name in fields}
-        form = TablePreferencesForm({**{n: getattr(request.user, n) for n in
-                                        ("sound", "four_colour_deck")}, **data},
-                                    instance=request.user)
-    if not fields or not form.is_valid():
-        return HttpResponse("Send sound=on|off or four_colour_deck=on|off.", status=400)
-    form.save()
-    if request.htmx:
-        return HttpResponse(status=204)
-    messages.success(request, "Your table settings are saved.")
-    target = request.POST.get("next", "")
-    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
-        return redirect(target)
-    return redirect("games:lobby")
 
 
 def _check_access(request, table_id: int):

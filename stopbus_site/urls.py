@@ -3,6 +3,7 @@ from django.templatetags.static import static
 from django.urls import include, path
 from django.views.generic import RedirectView
 
+from accounts import views as accounts_views
 from accounts.language import set_language
 
 
@@ -19,6 +20,9 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("stats.urls")),
     path("accounts/", include("accounts.urls")),
+    # the table preferences' first address: pages loaded before they moved to accounts
+    # still post there, and a redirect would lose the POST
+    path("preferences/", accounts_views.preferences),
     # login, logout, password_change(_done), password_reset(_done|_confirm|_complete)
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),

@@ -107,6 +107,8 @@ def _finish(game: Game, state: GameState) -> None:
         player.save(update_fields=["place"])
     Table.objects.filter(pk=game.table_id).update(status=Table.Status.FINISHED,
                                                    updated_at=timezone.now())
+    # the stats, ratings included, are written here in the last move's transaction: the
+    # board announced when it commits already shows each player's rating change
     game_finished.send(sender=Game, game=game, state=state)
 
 
