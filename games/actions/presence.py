@@ -14,6 +14,7 @@ from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from .. import presence as who
 from ..engine import Event
@@ -99,7 +100,7 @@ def do_leave_table(table: Table, user) -> None:
         table = lock_table(table.pk)
         seat = table.seat_set.filter(user=user).first()
         if seat is None:
-            raise Refused("not_seated", "You are not sitting at this table.")
+            raise Refused("not_seated", _("You are not sitting at this table."))
         if table.status == Table.Status.PLAYING:
             _replace_with_bot(table, seat)
         else:
