@@ -31,6 +31,12 @@ def user_language(user) -> str | None:
     return supported(getattr(user, "language", ""))
 
 
+def reader_language(user) -> str:
+    """The language to write to ``user`` in when they are not the one asking (a mail to
+    an account's owner, say): their saved choice, else the language active now."""
+    return user_language(user) or translation.get_language()
+
+
 class UserLanguageMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
