@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.utils import timezone
+from django.utils.translation import pgettext
 
 from . import presence
 from .actions import bot_name_for, state_of
@@ -193,7 +194,8 @@ def _controls(view: dict, rules: HouseRules) -> dict:
         "swap_limit": max((len(a["give"]) for a in swaps), default=0),
         "swap_and_stop": any(a.get("stop") for a in swaps),
         "stop": "stop" in kinds,
-        "stop_label": "Knock" if rules.ranking == "commerce" else "Stop the bus",
+        "stop_label": (pgettext("button", "Knock") if rules.ranking == "commerce"
+                       else pgettext("button", "Stop the bus")),
         "pass": "pass" in kinds,
         "draw": "draw" in kinds,
         "take_discard": "take_discard" in kinds,

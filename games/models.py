@@ -15,6 +15,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from .engine import HouseRules, RulesError
 from .engine.bots import BOT_LEVELS
@@ -221,10 +222,10 @@ def new_invite_code() -> str:
 
 class Table(models.Model):
     class Status(models.TextChoices):
-        WAITING = "waiting", _("Waiting for players")
-        PLAYING = "playing", _("Playing")
-        FINISHED = "finished", _("Finished")
-        CLOSED = "closed", _("Closed")
+        WAITING = "waiting", pgettext_lazy("status", "Waiting for players")
+        PLAYING = "playing", pgettext_lazy("status", "Playing")
+        FINISHED = "finished", pgettext_lazy("status", "Finished")
+        CLOSED = "closed", pgettext_lazy("status", "Closed")
 
     name = models.CharField(max_length=60)
     variant = models.ForeignKey(Variant, on_delete=models.PROTECT, related_name="tables")
@@ -302,9 +303,9 @@ class Game(models.Model):
     """One game at a table: the rules it was started with, its seed, its log."""
 
     class Status(models.TextChoices):
-        PLAYING = "playing", _("Playing")
-        FINISHED = "finished", _("Finished")
-        ABANDONED = "abandoned", _("Abandoned")
+        PLAYING = "playing", pgettext_lazy("status", "Playing")
+        FINISHED = "finished", pgettext_lazy("status", "Finished")
+        ABANDONED = "abandoned", pgettext_lazy("status", "Abandoned")
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveIntegerField(default=1)

@@ -141,8 +141,9 @@ def _replace_with_bot(table: Table, seat: Seat) -> None:
         player.seat]
     player.save(update_fields=["left_early", "place"])
     # the log says who left and who plays on for them (no engine version: nobody moved)
-    left = Event("left", f"{player.name} left the table; {bot_name_for(player.name)} plays "
-                 "their seat.", player.seat)
+    bot = bot_name_for(player.name)
+    left = Event("left", f"{player.name} left the table; {bot} plays their seat.", player.seat,
+                 data={"bot": bot})
     game.recent_events = recent(game.recent_events, game.version, [left])
     Game.objects.filter(pk=game.pk).update(recent_events=game.recent_events)
     schedule_after(game, state, seats_in_order(table.pk), table.turn_seconds)
