@@ -30,6 +30,7 @@ from .engine.rules import (
     TIE_RULES,
 )
 from .kinds import DEFAULT_KIND, KIND_CHOICES, GameKind, UnknownKind, kind_for
+from .refusals import rules_problems
 
 MAX_TURN_SECONDS = 600
 # The most chips any game kind lets a player start with; each kind's rules say what
@@ -207,7 +208,7 @@ class Variant(models.Model):
         except RulesError as exc:
             raise ValidationError(
                 {field if field in kind.rule_names else "__all__": messages
-                 for field, messages in exc.errors.items()}
+                 for field, messages in rules_problems(exc).items()}
             ) from None
 
     def _kind_changed_under_use(self) -> bool:

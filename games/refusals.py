@@ -1,11 +1,14 @@
-"""The engine's refusals in the reader's language.
+"""The engine's refusals, and what it finds wrong with a set of rules, in the reader's
+language.
 
 The engine (games/engine) knows no Django: a move it does not allow raises
 ``IllegalAction`` with a code, an English message, the name of its sentence
 (``reason``) and that sentence's parameters. Here each sentence is said again with
 gettext in the active language; in English word for word the engine's message (a
 test holds this over thousands of refused moves), so callers may show
-:func:`engine_refusal` to everyone.
+:func:`engine_refusal` to everyone. Impossible house rules (``RulesError``) are said
+the same way, each problem a ``Problem`` with its reason and parameters
+(:func:`rules_problems`, :func:`rules_problems_text`).
 
 A sentence not known here (an engine newer than this table) is shown in English
 rather than not at all; a test walks the engine's source so that none is missing.
@@ -16,9 +19,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_noop, ngettext, pgettext
 
 from .engine.game import IllegalAction
+from .engine.rules import RulesError
+
+# the games of the Stop the Bus family, as rules problems name them
+GAME_NAMES = (gettext_noop("Stop the Bus"), gettext_noop("Commerce"))
 
 
 def _chips(count: int) -> str:
@@ -132,3 +139,84 @@ def engine_refusal(exc: IllegalAction) -> str:
         return say(**exc.params)
     except (TypeError, KeyError, ValueError):  # parameters this module does not expect
         return exc.message
+
+
+# Problem.reason -> a function of its parameters, as SENTENCES for refusals
+RULE_SENTENCES: dict[str, Callable[..., str]] = {
+    "not_one_of": lambda value, allowed: _("%(value)s is not one of: %(allowed)s.") % {
+        "value": value, "allowed": allowed},
+    "on_or_off": lambda: _("Must be on or off."),
+    "whole_number": lambda: _("Must be a whole number."),
+    "fewest_out_of_range": lambda game, fewest, most, value: _(
+        "%(game)s is for %(fewest)d to %(most)d players: the fewest cannot be %(value)d.") % {
+        "game": _(game), "fewest": fewest, "most": most, "value": value},
+    "most_out_of_range": lambda game, fewest, most, value: _(
+        "%(game)s is for %(fewest)d to %(most)d players: the most cannot be %(value)d.") % {
+        "game": _(game), "fewest": fewest, "most": most, "value": value},
+    "most_below_fewest": lambda: _("The most players cannot be fewer than the fewest."),
+    # Stop the Bus and Commerce
+    "blitz_needs_thirty_one": lambda: _(
+        "Blitz needs thirty-one hands: turn on 'thirty_one' first."),
+    "blitz_prials_need_blitz": lambda: _("Blitz prials need blitz to be on."),
+    "thirty_one_not_commerce": lambda: _(
+        "Thirty-one is a Brag hand; Commerce hands have no thirty-one."),
+    "swap_limit_range": lambda: _("A player can swap 1, 2 or 3 cards in a turn."),
+    "several_swaps_need_widow": lambda: _("Swapping several cards needs the widow exchange."),
+    "blind_swap_needs_widow": lambda: _(
+        "The dealer's unseen swap is with the widow: it needs the widow exchange."),
+    "stop_after_swap_needs_widow": lambda: _(
+        "Swapping and then stopping is a widow rule; with the stock a player who stops does "
+        "not draw."),
+    "starting_lives_range": lambda most: _("Players start with 1 to %(most)d lives.") % {
+        "most": most},
+    "stopper_penalty_range": lambda most: _("The stopper's penalty is 1 to %(most)d lives.") % {
+        "most": most},
+    "target_too_low": lambda target: _(
+        "A target of %(target)d points would end the game before it starts: it must be at "
+        "least 1.") % {"target": target},
+    "target_too_high": lambda most: _("The target is at most %(most)d points.") % {
+        "most": most},
+    "starting_chips_range": lambda most: _("Players start with 1 to %(most)d chips.") % {
+        "most": most},
+    # Three Card Brag
+    "ante_too_low": lambda: _("The ante is at least 1 chip."),
+    "ante_above_chips": lambda ante, chips: _(
+        "An ante of %(ante)d is more than the %(chips)d chips everyone starts with.") % {
+        "ante": ante, "chips": chips},
+    "min_bet_too_low": lambda: _("The smallest stake is at least 1 chip."),
+    "max_bet_below_min": lambda largest, smallest: _(
+        "The largest opening stake (%(largest)d) cannot be below the smallest "
+        "(%(smallest)d).") % {"largest": largest, "smallest": smallest},
+    "raise_too_low": lambda: _("A raise is at least 1 chip."),
+    "max_hands_range": lambda most: _(
+        "Play 1 to %(most)d hands, or 0 to play until one player has every chip.") % {
+        "most": most},
+    "min_players_too_low": lambda fewest: _("It takes at least %(fewest)d players.") % {
+        "fewest": fewest},
+    "brag_max_players": lambda most, asked: _(
+        "Brag is for at most %(most)d players (%(asked)d asked).") % {
+        "most": most, "asked": asked},
+}
+
+
+def rules_problem(message: str) -> str:
+    """One problem of a ``RulesError`` in the active language (as written if it names no
+    sentence known here)."""
+    say = RULE_SENTENCES.get(getattr(message, "reason", None))
+    if say is None:
+        return str(message)
+    try:
+        return say(**message.params)
+    except (TypeError, KeyError, ValueError):
+        return str(message)
+
+
+def rules_problems(exc: RulesError) -> dict[str, list[str]]:
+    """``exc.errors`` (field -> problems) in the active language."""
+    return {field: [rules_problem(m) for m in messages] for field, messages in exc.errors.items()}
+
+
+def rules_problems_text(exc: RulesError) -> str:
+    """Every problem of ``exc`` in one line: in English, ``str(exc)``."""
+    return pgettext("between rules problems", "; ").join(
+        problem for problems in rules_problems(exc).values() for problem in problems)

@@ -28,6 +28,7 @@ from .engine.ranking import BRAG_CATEGORIES, COMMERCE_CATEGORIES
 from .forms import BotForm, TableForm
 from .kinds import KINDS, UnknownKind, kind_for
 from .models import Seat, Table, Variant
+from .refusals import rules_problems_text
 from .rules_text import fair_deal_recipe
 
 LOBBY_LIMIT = 50
@@ -263,7 +264,7 @@ def variant_rules(variant: Variant) -> dict:
         summary, problem = variant.rules.summary(), ""
     except RulesError as exc:
         summary, problem = [], _("These rules cannot be played until an admin fixes them: "
-                                 "%(problems)s") % {"problems": exc}
+                                 "%(problems)s") % {"problems": rules_problems_text(exc)}
     return {"variant": variant, "kind": kind, "template": kind.rules_template,
             "summary": summary, "problem": problem}
 

@@ -378,3 +378,84 @@ def test_card_codes_stay_card_codes():
         check(state, Action("swap", seat, (stranger,), (state.widow[0],)))
     with translation.override("ja"):
         assert engine_refusal(refused.value) == f"{CODES[stranger]}はあなたの手札にありません。"
+
+
+# -- impossible house rules ----------------------------------------------------------------------
+
+
+def _bad_rules():
+    """RulesError problems of many impossible rules of both games."""
+    from dataclasses import asdict
+    from types import SimpleNamespace
+
+    from games.engine.brag.rules import BragRules, brag_rule_problems
+    from games.engine.rules import HouseRules, rule_problems
+
+    stop_the_bus = [
+        {"exchange": "river"}, {"floating": "yes"}, {"swap_limit": "2"},
+        {"blitz": True}, {"thirty_one": True, "blitz": True, "blitz_prials": True,
+                          "ranking": "commerce"}, {"blitz_prials": True},
+        {"swap_limit": 4}, {"swap_limit": 2, "exchange": "stock"},
+        {"dealer_blind_swap": True, "exchange": "stock"},
+        {"stop_after_swap": True, "exchange": "stock"}, {"starting_lives": 0},
+        {"stopper_penalty": 99}, {"target_points": 0}, {"target_points": 51},
+        {"starting_chips": 0}, {"min_players": 1}, {"max_players": 12},
+        {"min_players": 5, "max_players": 3}, {"ranking": "commerce", "min_players": 2},
+    ]
+    brag_rules = [
+        {"betting": "spread"}, {"blind_play": 1}, {"ante": "1"}, {"starting_chips": 0},
+        {"ante": 0}, {"ante": 500}, {"min_bet": 0}, {"max_bet": 0, "min_bet": 2},
+        {"max_raise": 0}, {"max_hands": -1}, {"min_players": 1}, {"max_players": 9},
+        {"min_players": 5, "max_players": 4},
+    ]
+    for problems, base, changes in ((rule_problems, asdict(HouseRules()), stop_the_bus),
+                                    (brag_rule_problems, asdict(BragRules()), brag_rules)):
+        for change in changes:
+            errors = problems(SimpleNamespace(**{**base, **change}))
+            assert errors, change
+            yield from (m for messages in errors.values() for m in messages)
+
+
+def test_every_rules_problem_the_engine_names_is_known():
+    from games.refusals import RULE_SENTENCES
+
+    named = set()
+    for path in ENGINE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id in ("problem", "Problem")):
+                reason = node.args[2 if node.func.id == "problem" else 1]
+                if isinstance(reason, ast.Name):
+                    continue  # the helper passing its own argument on
+                named.add(reason.value)
+    assert len(named) > 25
+    assert named <= RULE_SENTENCES.keys(), named - RULE_SENTENCES.keys()
+
+
+def test_rules_problems_in_english_are_the_engines_and_in_japanese_are_japanese():
+    from games.refusals import RULE_SENTENCES, rules_problem
+
+    problems = list(_bad_rules())
+    assert {p.reason for p in problems} == RULE_SENTENCES.keys()  # every sentence, said
+    for problem in problems:
+        with translation.override("en-gb"):
+            assert rules_problem(problem) == problem
+        with translation.override("ja"):
+            words = rules_problem(problem)
+        assert words != problem
+        if problem.reason not in ("not_one_of", "blitz_needs_thirty_one"):  # name a field
+            assert english_left(words) == [], (problem.reason, words)
+
+
+@pytest.mark.django_db
+def test_a_table_form_for_impossible_rules_says_why_in_the_players_language(classic):
+    from games.forms import TableForm
+
+    Variant.objects.filter(pk=classic.pk).update(starting_lives=0)  # stored before a check
+    data = {"name": "T", "variant": classic.pk, "seats": 3}
+    with translation.override("ja"):
+        errors = TableForm(data).errors["variant"]
+    assert "ライフ" in errors[0] and "lives" not in errors[0]
+    with translation.override("en-gb"):
+        errors = TableForm(data).errors["variant"]
+    assert "Players start with 1 to 20 lives." in errors[0]
