@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.utils import timezone
-from django.utils.translation import pgettext
+from django.utils.translation import gettext, pgettext
 
 from . import presence
 from .actions import bot_name_for, state_of
@@ -150,7 +150,8 @@ def _table_context(data: TableData, user) -> dict:
         "my_table_seat": data.table_seat_of(user),
         "free_seats": table.seats - len(data.seats),
         "empty_seats": range(max(table.seats - len(data.seats), 0)),
-        "bot_levels": kind_for(table.variant).bot_levels,
+        "bot_levels": {level: gettext(label)
+                       for level, label in kind_for(table.variant).bot_levels.items()},
         "board_template": kind_for(table.variant).board_template,
         "keys_template": kind_for(table.variant).keys_template,
         "game": data.game,

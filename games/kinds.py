@@ -164,9 +164,9 @@ class GameKind:
 # The bot levels of both engines are random, greedy and mc; what they mean in play
 # differs, so each kind names them for itself.
 BRAG_BOT_LEVELS = {
-    "random": "Beginner (random)",
-    "greedy": "Casual (hand strength)",
-    "mc": "Expert (simulated equity)",
+    "random": gettext_noop("Beginner (random)"),
+    "greedy": gettext_noop("Casual (hand strength)"),
+    "mc": gettext_noop("Expert (simulated equity)"),
 }
 
 STOP_THE_BUS = GameKind(

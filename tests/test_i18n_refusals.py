@@ -459,3 +459,25 @@ def test_a_table_form_for_impossible_rules_says_why_in_the_players_language(clas
     with translation.override("en-gb"):
         errors = TableForm(data).errors["variant"]
     assert "Players start with 1 to 20 lives." in errors[0]
+
+
+@pytest.mark.django_db
+def test_the_waiting_tables_bot_levels_and_stop_button_are_in_the_readers_language(classic):
+    from games.board import board_for, load_table
+
+    host = UserFactory()
+    table = actions.do_create_table(host, name="T", variant=classic, seats=4)
+    with translation.override("ja"):
+        levels = board_for(load_table(table.pk), host)["bot_levels"]
+    assert levels["random"] == "初心者（ランダム）"
+    with translation.override("en-gb"):
+        levels = board_for(load_table(table.pk), host)["bot_levels"]
+    assert levels["random"] == "Beginner (random)"
+
+    for _ in range(3):
+        actions.do_add_bot(table, host, "random")
+    assert Game.objects.filter(table=table).exists()  # full: the game has started
+    with translation.override("ja"):
+        assert board_for(load_table(table.pk), host)["controls"]["stop_label"] == "バスを止める"
+    with translation.override("en-gb"):
+        assert board_for(load_table(table.pk), host)["controls"]["stop_label"] == "Stop the bus"
