@@ -33,6 +33,7 @@ from .engine import RulesError
 from .kinds import DEFAULT_KIND, KINDS, EngineMissing, UnknownKind, kind_for, kind_named
 from .lab import DEFAULT_TIME_BUDGET, LabError, bot_lineup, default_players, run_lab
 from .models import Action, Game, GamePlayer, Job, Seat, Table, Variant
+from .refusals import rules_problems, rules_problems_text
 
 # -- variants --------------------------------------------------------------------------------
 
@@ -131,7 +132,7 @@ class VariantForm(forms.ModelForm):
         try:
             self.instance.rules  # noqa: B018 -- built to collect the engine's messages
         except RulesError as exc:
-            for field, engine_messages in exc.errors.items():
+            for field, engine_messages in rules_problems(exc).items():
                 if field not in self._errors or field in failed_as_typed:
                     continue
                 errors = self._errors[field]
@@ -292,7 +293,8 @@ class VariantAdmin(admin.ModelAdmin):
             return format_html(
                 "<p>These rules cannot be played yet:</p><ul>{}</ul>",
                 format_html_join("", "<li>{}</li>",
-                                 ((msg,) for msgs in exc.errors.values() for msg in msgs)))
+                                 ((msg,) for msgs in rules_problems(exc).values()
+                                  for msg in msgs)))
         except (TypeError, ValueError, LookupError):
             return "Fill in the rules to see them in words."
         return format_html("<ul>{}</ul>",
@@ -372,7 +374,7 @@ class VariantAdmin(admin.ModelAdmin):
             rules = variant.rules
         except RulesError as exc:
             rules = None
-            problem = f"These rules cannot be played: {exc}"
+            problem = f"These rules cannot be played: {rules_problems_text(exc)}"
         form = None
         if rules is not None:
             form = SimulateForm(request.POST if request.method == "POST" else None,

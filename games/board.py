@@ -15,6 +15,7 @@ from datetime import datetime
 
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext, pgettext
 
 from . import presence
 from .actions import bot_name_for, state_of
@@ -182,7 +183,8 @@ def _table_context(data: TableData, user) -> dict:
         "my_table_seat": data.table_seat_of(user),
         "free_seats": table.seats - len(data.seats),
         "empty_seats": range(max(table.seats - len(data.seats), 0)),
-        "bot_levels": kind_for(table.variant).bot_levels,
+        "bot_levels": {level: gettext(label)
+                       for level, label in kind_for(table.variant).bot_levels.items()},
         "board_template": kind_for(table.variant).board_template,
         "keys_template": kind_for(table.variant).keys_template,
         "game": data.game,
@@ -226,7 +228,8 @@ def _controls(view: dict, rules: HouseRules) -> dict:
         "swap_limit": max((len(a["give"]) for a in swaps), default=0),
         "swap_and_stop": any(a.get("stop") for a in swaps),
         "stop": "stop" in kinds,
-        "stop_label": "Knock" if rules.ranking == "commerce" else "Stop the bus",
+        "stop_label": (pgettext("button", "Knock") if rules.ranking == "commerce"
+                       else pgettext("button", "Stop the bus")),
         "pass": "pass" in kinds,
         "draw": "draw" in kinds,
         "take_discard": "take_discard" in kinds,

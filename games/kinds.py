@@ -26,6 +26,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from django.utils.translation import gettext_lazy, gettext_noop
+
 from .engine.bots import BOT_LEVELS
 from .engine.brag import BRAG_PRESETS, BRAG_RULE_NAMES, BragRules
 from .engine.rules import PRESETS, RULE_NAMES, HouseRules, Preset
@@ -164,14 +166,14 @@ class GameKind:
 # The bot levels of both engines are random, greedy and mc; what they mean in play
 # differs, so each kind names them for itself.
 BRAG_BOT_LEVELS = {
-    "random": "Beginner (random)",
-    "greedy": "Casual (hand strength)",
-    "mc": "Expert (simulated equity)",
+    "random": gettext_noop("Beginner (random)"),
+    "greedy": gettext_noop("Casual (hand strength)"),
+    "mc": gettext_noop("Expert (simulated equity)"),
 }
 
 STOP_THE_BUS = GameKind(
     slug="stop_the_bus",
-    label="Stop the Bus",
+    label=gettext_noop("Stop the Bus"),
     rules_class=HouseRules,
     rule_names=RULE_NAMES,
     presets=MappingProxyType(PRESETS),
@@ -202,7 +204,7 @@ STOP_THE_BUS = GameKind(
 
 BRAG = GameKind(
     slug="brag",
-    label="Three Card Brag",
+    label=gettext_noop("Three Card Brag"),
     rules_class=BragRules,
     rule_names=BRAG_RULE_NAMES,
     presets=MappingProxyType(BRAG_PRESETS),
@@ -234,7 +236,7 @@ BRAG = GameKind(
 
 KINDS: Mapping[str, GameKind] = MappingProxyType({k.slug: k for k in (STOP_THE_BUS, BRAG)})
 DEFAULT_KIND = STOP_THE_BUS.slug
-KIND_CHOICES = [(k.slug, k.label) for k in KINDS.values()]
+KIND_CHOICES = [(k.slug, gettext_lazy(k.label)) for k in KINDS.values()]
 
 
 def kind_named(slug: str) -> GameKind:
