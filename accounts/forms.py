@@ -1,7 +1,9 @@
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from accounts.language import reader_language
 from accounts.models import User
 from accounts.names import validate_username
 
@@ -26,7 +28,7 @@ def _usernames(exclude_pk=None, batch=2000):
         if exclude_pk is not None:
             rows = rows.exclude(pk=exclude_pk)
         page = list(rows.values_list("pk", "username")[:batch])
-        yield from (name for _, name in page)
+        yield from (name for _pk, name in page)
         if len(page) < batch:
             return
         after = page[-1][0]
@@ -100,3 +102,13 @@ class TablePreferencesForm(forms.ModelForm):
     class Meta:
         model = User
         fields = ("four_colour_deck", "sound")
+
+
+class ReaderLanguagePasswordResetForm(PasswordResetForm):
+    """Django's password reset, each mail in its account's saved language (else in the
+    language of the page it was asked from)."""
+
+    def send_mail(self, subject_template_name, email_template_name, context, *args, **kwargs):
+        with translation.override(reader_language(context.get("user"))):
+            super().send_mail(subject_template_name, email_template_name, context,
+                              *args, **kwargs)

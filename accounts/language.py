@@ -7,6 +7,7 @@ which also saves the choice on the account, so it follows the player to any
 browser.
 """
 
+from django.http import HttpRequest
 from django.utils import translation
 from django.views.decorators.http import require_POST
 from django.views.i18n import LANGUAGE_QUERY_PARAMETER
@@ -28,6 +29,12 @@ def user_language(user) -> str | None:
     if user is None or not user.is_authenticated:
         return None
     return supported(getattr(user, "language", ""))
+
+
+def reader_language(user) -> str:
+    """The language to write to ``user`` in when they are not the one asking (a mail to
+    an account's owner, say): their saved choice, else the language active now."""
+    return user_language(user) or translation.get_language()
 
 
 class UserLanguageMiddleware:
@@ -60,3 +67,17 @@ def set_language(request):
         user.save(update_fields=["language"])
     return response
 
+
+
+def socket_language(scope) -> str:
+    """A websocket's language, chosen as its page's was: the player's saved choice, then
+    the language cookie, then the handshake's Accept-Language, then the site's default."""
+    saved = user_language(scope.get("user"))
+    if saved:
+        return saved
+    request = HttpRequest()
+    request.COOKIES = dict(scope.get("cookies") or {})
+    for name, value in scope.get("headers") or ():
+        if name.lower() == b"accept-language":
+            request.META["HTTP_ACCEPT_LANGUAGE"] = value.decode("latin-1")
+    return translation.get_language_from_request(request)

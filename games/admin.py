@@ -25,7 +25,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.actions import delete_selected
 from django.contrib.admin.utils import quote, unquote
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.db.models import Count, ProtectedError, Q, RestrictedError
 from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
@@ -39,7 +39,7 @@ from .engine import RulesError
 from .kinds import DEFAULT_KIND, KINDS, EngineMissing, UnknownKind, kind_for, kind_named
 from .lab import DEFAULT_TIME_BUDGET, LabError, bot_lineup, default_players, run_lab
 from .models import Action, Game, GamePlayer, Job, Seat, Table, Variant
-from .rules_problems import rules_problem, rules_problems
+from .refusals import rules_problems, rules_problems_text
 from .rules_text import RULE_LABELS, variant_name
 from .templatetags.i18n_cards import rules_summary
 
@@ -124,8 +124,7 @@ class VariantForm(forms.ModelForm):
     ``Variant.clean`` attaches the engine's messages to the fields; a field with a
     range validator would also show "Ensure this value is greater than or equal
     to 1." above the engine's clearer sentence. Fields that failed before the
-    model was checked (not a number at all) keep their own message. The engine's
-    messages are shown in the admin's language (``games.rules_problems``).
+    model was checked (not a number at all) keep their own message.
     """
 
     class Meta:
@@ -173,14 +172,13 @@ class VariantForm(forms.ModelForm):
         try:
             self.instance.rules  # noqa: B018 -- built to collect the engine's messages
         except RulesError as exc:
-            for field, engine_messages in exc.errors.items():
+            for field, engine_messages in rules_problems(exc).items():
                 if field not in self._errors or field in failed_as_typed:
                     continue
                 errors = self._errors[field]
                 engines = [e for e in errors.as_data() if set(e.messages) & set(engine_messages)]
-                if engines:  # in the admin's language
-                    errors.data = [ValidationError(rules_problem(message), code=e.code)
-                                   for e in engines for message in e.messages]
+                if engines:
+                    errors.data = engines
         except (TypeError, ValueError, LookupError):
             pass
 
@@ -354,7 +352,9 @@ class VariantAdmin(admin.ModelAdmin):
         except RulesError as exc:
             return format_html(
                 "<p>{}</p><ul>{}</ul>", _("These rules cannot be played yet:"),
-                format_html_join("", "<li>{}</li>", ((msg,) for msg in rules_problems(exc))))
+                format_html_join("", "<li>{}</li>",
+                                 ((msg,) for msgs in rules_problems(exc).values()
+                                  for msg in msgs)))
         except (TypeError, ValueError, LookupError):
             return _("Fill in the rules to see them in words.")
         return format_html("<ul>{}</ul>",
@@ -436,7 +436,7 @@ class VariantAdmin(admin.ModelAdmin):
         except RulesError as exc:
             rules = None
             problem = _("These rules cannot be played: %(problem)s") % {
-                "problem": "; ".join(rules_problems(exc))}
+                "problem": rules_problems_text(exc)}
         form = None
         if rules is not None:
             form = SimulateForm(request.POST if request.method == "POST" else None,

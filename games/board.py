@@ -15,6 +15,7 @@ from datetime import datetime
 
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext, pgettext
 
 from . import presence
 from .actions import bot_name_for, state_of
@@ -37,6 +38,15 @@ class TableData:
     events: list[tuple[int, Event]] = field(default_factory=list)
     deadline: datetime | None = None
     spectators: list = field(default_factory=list)
+    ratings: dict | None = field(default=None, repr=False, compare=False)
+
+    def rating_changes(self) -> dict:
+        """Each seat's rating change in this finished game (``GameKind.rating_changes``),
+        read at most once per read of the table, however many viewers' boards show it.
+        Only a finished game's board asks: a board during play costs no query for it."""
+        if self.ratings is None:
+            self.ratings = kind_for(self.game).hook("rating_changes")(self.game)
+        return self.ratings
 
     def seat_of(self, user) -> int | None:
         """The engine seat ``user`` plays, or None (spectators, leavers, no game)."""
@@ -134,6 +144,22 @@ def board_for(data: TableData, user) -> dict:
     return context
 
 
+def end_of_game(data: TableData, player: dict) -> dict:
+    """What the end of game panel shows of one seat besides its place: who played it (a
+    leaver's or an away player's own name, not their bot's: the rating is theirs),
+    whether a bot played it from the start, and the rating change the game made for it
+    (None for a bot, a player without a rating row, or any seat of an unrated game)."""
+    seat = player["seat"]
+    record = data.players[seat] if seat < len(data.players) else None
+    return {
+        "seat": seat,
+        "person": record.name if record else player["name"],
+        "left": bool(record and record.left_early),
+        "is_bot": record is None or record.user_id is None,
+        "rating": data.rating_changes().get(seat),
+    }
+
+
 def stop_the_bus_board(data: TableData, user) -> dict:
     """What a Stop the Bus game adds to the board's context for ``user``."""
     context = {}
@@ -157,7 +183,8 @@ def _table_context(data: TableData, user) -> dict:
         "my_table_seat": data.table_seat_of(user),
         "free_seats": table.seats - len(data.seats),
         "empty_seats": range(max(table.seats - len(data.seats), 0)),
-        "bot_levels": kind_for(table.variant).bot_levels,
+        "bot_levels": {level: gettext(label)
+                       for level, label in kind_for(table.variant).bot_levels.items()},
         "board_template": kind_for(table.variant).board_template,
         "keys_template": kind_for(table.variant).keys_template,
         "game": data.game,
@@ -201,7 +228,8 @@ def _controls(view: dict, rules: HouseRules) -> dict:
         "swap_limit": max((len(a["give"]) for a in swaps), default=0),
         "swap_and_stop": any(a.get("stop") for a in swaps),
         "stop": "stop" in kinds,
-        "stop_label": "Knock" if rules.ranking == "commerce" else "Stop the bus",
+        "stop_label": (pgettext("button", "Knock") if rules.ranking == "commerce"
+                       else pgettext("button", "Stop the bus")),
         "pass": "pass" in kinds,
         "draw": "draw" in kinds,
         "take_discard": "take_discard" in kinds,
@@ -249,8 +277,8 @@ def _game_context(data: TableData, view: dict, me: int | None, rules: HouseRules
     standings = None
     if state.phase == OVER:
         by_place = sorted(players, key=lambda p: (p["place"] or 99, p["seat"]))
-        standings = [{"place": p["place"], "name": p["name"], "is_me": p["is_me"]}
-                     for p in by_place]
+        standings = [{"place": p["place"], "name": p["name"], "is_me": p["is_me"],
+                      **end_of_game(data, p)} for p in by_place]
     my_row = data.seats[me] if (me is not None and game.status == Game.Status.PLAYING
                                 and me < len(data.seats)) else None
     return {

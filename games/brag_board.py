@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.utils import timezone
 
 from .actions import bot_name_for
+from .board import end_of_game
 from .engine.brag import BragRules, view_for
 from .engine.brag.game import BETTING, OVER, SHOWDOWN
 from .models import Game
@@ -116,7 +117,7 @@ def brag_board(data, user) -> dict:
     if over:
         by_place = sorted(players, key=lambda p: (p["place"] or 99, -p["chips"], p["seat"]))
         standings = [{"place": p["place"], "name": p["name"], "is_me": p["is_me"],
-                      "chips": p["chips"]} for p in by_place]
+                      "chips": p["chips"], **end_of_game(data, p)} for p in by_place]
     my_row = data.seats[me] if (me is not None and game.status == Game.Status.PLAYING
                                 and me < len(data.seats)) else None
     me_player = next((p for p in players if p["is_me"]), None)

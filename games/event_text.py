@@ -371,6 +371,12 @@ def _hand(category, cards, ranking):
     return hand_words(category, cards, ranking)
 
 
+def _say_left(event, data, names, private, ranking):
+    # not the engine's: the table's, when a player leaves a game under way (actions.presence)
+    return _("%(name)s left the table; %(bot)s plays their seat.") % {
+        "name": _name(names, event["seat"]), "bot": data["bot"]}
+
+
 _SAYERS = {
     "cut": _say_cut,
     "deal": _say_deal,
@@ -391,6 +397,7 @@ _SAYERS = {
     "point": _say_point,
     "pot": _say_pot,
     "game_over": _say_game_over,
+    "left": _say_left,
 }
 
 

@@ -10,8 +10,6 @@ name, and the names of the models and of other projects' apps (the models' own
 names belong to games/models.py, not to the admin).
 """
 
-import re
-
 import pytest
 from django.apps import apps
 from django.contrib import admin
@@ -21,12 +19,11 @@ from django.utils.html import escape
 from django.utils.text import capfirst
 
 from games.admin import FIELD_LABELS, SECTION_TITLES, kind_fieldsets
-from games.engine import PRESETS, HouseRules, RulesError
-from games.engine.brag import BRAG_PRESETS, BragRules
+from games.engine import PRESETS
+from games.engine.brag import BRAG_PRESETS
 from games.kinds import KINDS
 from games.lab import run_lab
 from games.models import Variant
-from games.rules_problems import PROBLEMS, rules_problem
 from tests.test_i18n_events import english_left
 from tests.test_i18n_site_pages import english_on_page
 from tests.test_variants_admin import form_data
@@ -207,53 +204,7 @@ def test_the_report_as_text_is_the_engines_in_english_and_japanese_in_japanese(r
         assert english_left(line) == [], line
 
 
-# -- impossible rules, in the admin's language --------------------------------------------------
-
-IMPOSSIBLE = [  # (the kind's rules class, values): between them every engine check fails
-    *((HouseRules, values) for values in (
-        {"exchange": "swap"}, {"threes_high": "yes"}, {"swap_limit": "2"},
-        {"blitz": True}, {"blitz_prials": True},
-        {"thirty_one": True, "ranking": "commerce", "min_players": 2, "max_players": 12},
-        {"swap_limit": 4, "dealer_blind_swap": True, "stop_after_swap": True,
-         "exchange": "stock"},
-        {"swap_limit": 2, "exchange": "stock", "starting_lives": 0, "stopper_penalty": 0,
-         "target_points": 0, "starting_chips": 0},
-        {"target_points": 10_000, "min_players": 5, "max_players": 4},
-    )),
-    *((BragRules, values) for values in (
-        {"betting": "none"}, {"blind_play": "x"}, {"ante": "1"},
-        {"starting_chips": 0, "ante": 0, "min_bet": 0, "max_raise": 0, "max_hands": -1,
-         "min_players": 1, "max_players": 20},
-        {"ante": 500, "min_bet": 5, "max_bet": 4, "min_players": 4, "max_players": 3},
-    )),
-]
-
-
-def _refusals():
-    for rules_class, values in IMPOSSIBLE:
-        with pytest.raises(RulesError) as refused:
-            rules_class(**values)
-        yield from (m for messages in refused.value.errors.values() for m in messages)
-
-
-def test_every_engine_refusal_of_rules_is_said_in_japanese_and_in_english_as_it_was():
-    messages = set(_refusals())
-    said = set()
-    for message in messages:
-        matching = [i for i, (pattern, _) in enumerate(PROBLEMS) if pattern.match(message)]
-        assert matching, f"no Japanese for the engine's {message!r}"
-        said.update(matching)
-        with translation.override("en-gb"):
-            assert rules_problem(message) == message
-        with translation.override("ja"):
-            japanese = rules_problem(message)
-        assert japanese != message
-        codes = re.sub(r"'[a-z_]+'|\b(?:limit|pot_limit|prial_only|every_hand|widow|stock|top|"
-                       r"bottom|none|brag|commerce|share|suits|lives|points|pot)\b", " ",
-                       japanese)
-        assert english_left(codes) == [], japanese
-    assert said == set(range(len(PROBLEMS))), "every sentence known here comes from an engine"
-
+# -- impossible rules, in the admin's language (the engines' sentences: games/refusals.py) -----
 
 def test_impossible_rules_are_refused_in_japanese_at_the_field(admin_client, classic):
     data = {**form_data(classic), "blitz": "on", "stop_after_swap": "on", "exchange": "stock"}
@@ -261,7 +212,8 @@ def test_impossible_rules_are_refused_in_japanese_at_the_field(admin_client, cla
     errors = response.context["adminform"].form.errors
     assert errors["blitz"] == ["ブリッツには31の手役が必要です。先に「31」をオンにしてください。"]
     assert errors["stop_after_swap"] == [
-        "交換してからバスを止めるのは場札のルールです。山札では、バスを止める人は引きません。"]
+        "交換してからバスを止めるのは場札のルールです。山札のルールでは、バスを止める人はカードを"
+        "引きません。"]
     html = response.content.decode()
     assert english_on_page(html, kept_as_they_are()) == []
     assert "このルールではまだプレイできません：" in html
