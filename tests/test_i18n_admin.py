@@ -83,6 +83,21 @@ def test_the_variant_page_in_japanese(admin_client, classic):
             assert escape(sentence) in html, sentence
 
 
+@pytest.mark.parametrize("page", ["brag", "add", "add brag"])
+def test_the_brag_variant_page_and_the_add_pages_in_japanese(admin_client, brag, page):
+    path = {"brag": url("change", brag.pk), "add": url("add"),
+            "add brag": url("add") + "?game=brag"}[page]
+    html = ja(admin_client, "get", path).content.decode()
+    assert english_on_page(html, kept_as_they_are()) == []
+    if page != "add":
+        for words in ("チップとベット", "アンティ", "ベットの方式", "最小の賭け額",
+                      "ブラインドでのプレイ", "最大ハンド数", "スリーカード・ブラッグ"):
+            assert words in html, words
+    if page.startswith("add"):  # the other kind's add page is one link away
+        other = "ストップ・ザ・バス" if page == "add brag" else "スリーカード・ブラッグ"
+        assert f"{other}のバリエーション</a>を追加" in html
+
+
 def test_the_variant_lab_in_japanese(admin_client, classic):
     html = ja(admin_client, "get", url("simulate", classic.pk)).content.decode()
     assert english_on_page(html, kept_as_they_are()) == []
