@@ -18,6 +18,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games.clock import ClockMiddleware  # noqa: E402
+from stopbus_site.memory import settle  # noqa: E402
 from stopbus_site.routing import websocket_urlpatterns  # noqa: E402
 
 # The clock (bot moves, turn deadlines, the next deal) runs in every server process;
@@ -33,3 +34,6 @@ application = ClockMiddleware(ProtocolTypeRouter(
         ),
     }
 ))
+
+# Everything the process serves with is loaded now: keep it out of the collector's walks.
+settle()

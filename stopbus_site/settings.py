@@ -320,6 +320,10 @@ STOPBUS_WS_BURST = env.int("STOPBUS_WS_BURST", default=16)
 STOPBUS_CHAT_PER_MINUTE = env.int("STOPBUS_CHAT_PER_MINUTE", default=12)
 # A table with no person connected for this long is played out by bots or closed.
 STOPBUS_ABANDON_AFTER = env.float("STOPBUS_ABANDON_AFTER", default=300.0)
+# The ASGI servers' garbage collector: what they loaded frozen, thresholds raised
+# (stopbus_site/memory.py); off gives Python's defaults.
+STOPBUS_GC_TUNING = env.bool("STOPBUS_GC_TUNING", default=True)
+STOPBUS_GC_THRESHOLDS = (10_000, 20, 20)
 
 
 # Logging
