@@ -99,9 +99,9 @@ DATA_CARD = re.compile(r'data-card="([^"]*)"')
 LOG_LIST = re.compile(r'<ol class="log__list"[^>]*>(.*?)</ol>', re.S)
 LOG_ITEM = re.compile(r'<li class="log__item log__item--([a-z_]+)"[^>]*>(.*?)</li>', re.S)
 REVEAL = re.compile(r'<details class="fairness">(.*?)</details>', re.S)
+# its commitment, salt and cards, in that order (whatever the reader's language calls them)
 REVEAL_PARTS = re.compile(
-    r"Committed before play: <code>([^<]*)</code>.*?Salt: <code>([^<]*)</code>"
-    r".*?Cards in order: <code>([^<]*)</code>", re.S)
+    r"<code>([^<]*)</code>.*?<code>([^<]*)</code>.*?<code>([^<]*)</code>", re.S)
 CODE_IN_TEXT = re.compile(r"(?<![0-9A-Za-z])(10|[2-9JQKA])([CDHS])(?![0-9A-Za-z])")
 SYMBOL_IN_TEXT = re.compile(r"(10|[2-9JQKA])([" + "".join(SUIT_SYMBOLS) + "])")
 NAME_IN_TEXT = re.compile(

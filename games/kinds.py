@@ -26,6 +26,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from django.utils.translation import gettext_noop
+
 from .engine.bots import BOT_LEVELS
 from .engine.brag import BRAG_PRESETS, BRAG_RULE_NAMES, BragRules
 from .engine.rules import PRESETS, RULE_NAMES, HouseRules, Preset
@@ -161,10 +163,11 @@ class GameKind:
 
 # The bot levels of both engines are random, greedy and mc; what they mean in play
 # differs, so each kind names them for itself.
+# (gettext_noop: stored as written, translated where shown)
 BRAG_BOT_LEVELS = {
-    "random": "Beginner (random)",
-    "greedy": "Casual (hand strength)",
-    "mc": "Expert (simulated equity)",
+    "random": gettext_noop("Beginner (random)"),
+    "greedy": gettext_noop("Casual (hand strength)"),
+    "mc": gettext_noop("Expert (simulated equity)"),
 }
 
 STOP_THE_BUS = GameKind(
