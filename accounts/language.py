@@ -7,7 +7,9 @@ which also saves the choice on the account, so it follows the player to any
 browser.
 """
 
+from django.conf import settings
 from django.utils import translation
+from django.utils.translation.trans_real import parse_accept_lang_header
 from django.views.decorators.http import require_POST
 from django.views.i18n import LANGUAGE_QUERY_PARAMETER
 from django.views.i18n import set_language as django_set_language
@@ -28,6 +30,24 @@ def user_language(user) -> str | None:
     if user is None or not user.is_authenticated:
         return None
     return supported(getattr(user, "language", ""))
+
+
+def socket_language(scope) -> str:
+    """The language of a websocket's reader, chosen as for their pages: the signed-in
+    player's saved one, then the language cookie, then the browser's Accept-Language,
+    then the site's. (A socket's scope has no request for LocaleMiddleware to read.)"""
+    chosen = user_language(scope.get("user"))
+    if chosen:
+        return chosen
+    chosen = supported((scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME))
+    if chosen:
+        return chosen
+    headers = dict(scope.get("headers") or ())
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    for code, _ in parse_accept_lang_header(accept):
+        if code != "*" and (chosen := supported(code)):
+            return chosen
+    return supported(settings.LANGUAGE_CODE) or settings.LANGUAGE_CODE
 
 
 class UserLanguageMiddleware:

@@ -21,7 +21,10 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.crypto import constant_time_compare
+
+from accounts.language import socket_language
 
 from . import actions, ratelimit, render
 from .access import may_watch
@@ -141,6 +144,7 @@ class TableConsumer(Socket):
     async def connect(self):
         self.user = self.scope.get("user")
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
+        self.language = socket_language(self.scope)  # the boards' language, as the page's
         self.sent: render.Board | None = None  # the board this page shows
         # one update of this page at a time (each is compared with ``self.sent``); a change
         # told of while one is under way waits, and a newer one takes its place
@@ -184,8 +188,9 @@ class TableConsumer(Socket):
     def _arrive(self) -> str:
         actions.do_arrive(self.table_id, self.user, self.channel_name)
         # chat lines sent while this page was away (or lost in a reconnect) come back too
-        chat = render_to_string("games/_chat_list.html",
-                                {"chat": recent_chat(Table(pk=self.table_id))})
+        with translation.override(self.language):
+            chat = render_to_string("games/_chat_list.html",
+                                    {"chat": recent_chat(Table(pk=self.table_id))})
         return self._update(None, full=True) + chat
 
     async def disconnect(self, code):
@@ -338,7 +343,7 @@ class TableConsumer(Socket):
                 and data.game.pk == sent.game_id and sent.version is not None
                 and data.state.version < sent.version):
             return ""  # news of a change older than the board shown
-        new = render.board(data, self.user)
+        new = render.board(data, self.user, self.language)
         out = new.full if full else render.frame(sent, new)
         self.sent = new
         return out
