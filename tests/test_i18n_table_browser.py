@@ -108,10 +108,11 @@ OVERFLOWING = """() => {
   const sel = ".board button, .board .badge, .board .btn, .board .pile__title, "
             + ".board .pile__count, .board .status > span, .board .seat__name, "
             + ".board .panel-sheet, .board .controls__hint, .board .bet__cost, "
-            + ".board .showdown__result, .board .bus__line, .table-head, .table-tools .btn";
+            + ".board .showdown__result, .board .bus__line > span, .table-head, .table-tools .btn";
   for (const el of document.querySelectorAll(sel)) {
-    if (!el.offsetParent) continue;  // not shown
     const box = el.getBoundingClientRect();
+    // not shown, or there for screen readers only (clipped to nothing)
+    if (!el.offsetParent || box.width <= 1 || getComputedStyle(el).clipPath !== "none") continue;
     if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== "auto")
       out.push(["text wider than its box", el.className, el.textContent.trim().slice(0, 60)]);
     if (box.right > width + 0.5 || box.left < -0.5)
@@ -124,12 +125,17 @@ OVERFLOWING = """() => {
 
 def fits(page, where):
     assert scroll_width(page) <= PHONE["width"], (where, scroll_width(page))
-    assert page.evaluate(OVERFLOWING) == [], where
+    found = page.evaluate(OVERFLOWING)
+    assert found == [], (where, found)
 
 
 def shown_english(page):
-    """Latin words the board shows (names and card codes aside)."""
-    text = page.inner_text(".board")
+    """Latin words the board shows (names, their initials and card codes aside)."""
+    text = page.evaluate("""() => {
+      const board = document.querySelector(".board").cloneNode(true);
+      board.querySelectorAll(".avatar__initials, code").forEach(el => el.remove());
+      return board.textContent;
+    }""")
     for name in ("さくら", "ひろし", "ブラッグの卓"):
         text = text.replace(name, " ")
     text = re.sub(r"(Beginner|Casual|Expert) bot \d+|Bot for \S+|さくら v bots", " ", text)
