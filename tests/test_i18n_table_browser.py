@@ -26,23 +26,24 @@ PASSWORD = "a-long-secret-88"
 PHONE = {"width": 390, "height": 844}
 
 # Players (ja) and a Brag table of two hands against two bots, made as the site makes them.
-SETUP = """
+SETUP = f"""
+PASSWORD = "{PASSWORD}"
 from accounts.models import User
 from games import actions
 from games.models import Variant
 for name in ("さくら", "ひろし"):
-    user = User.objects.create_user(name, f"{name.encode().hex()}@example.org", "%(password)s")
+    user = User.objects.create_user(name, name.encode().hex() + "@example.org", PASSWORD)
     user.language = "ja"
     user.save()
 brag = Variant.objects.get(slug="three-card-brag")
-brag.pk, brag.slug, brag.name, brag.max_hands = None, "brag-short", "Brag short", 2
+brag.pk, brag.slug, brag.name, brag.max_hands = None, "brag-short", "短いブラッグ", 2
 brag.save()
 table = actions.do_create_table(User.objects.get(username="ひろし"), name="ブラッグの卓",
                                 variant=brag, seats=4)
 actions.do_add_bot(table, table.host, "random")
 actions.do_add_bot(table, table.host, "random")
 print("BRAG", table.pk)
-""" % {"password": PASSWORD}
+"""
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +65,7 @@ def site(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def shots():
-    folder = Path(os.environ.get("STOPBUS_SCREENSHOTS") or "/tmp/ja-shots")
+    folder = Path(os.environ.get("STOPBUS_SCREENSHOTS") or "/tmp/ja-shots")  # noqa: S108
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 
