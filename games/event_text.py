@@ -366,6 +366,14 @@ def _say_game_over(event, data, names, private, ranking):
     return _("%(name)s wins the game!") % {"name": _name(names, event["seat"])}
 
 
+def _say_left(event, data, names, private, ranking=None):
+    """A player left and a bot plays on (written by games/actions/presence.py, the same
+    in every game): the bot's name is read from the stored words."""
+    left = re.fullmatch(r"(.+) left the table; (.+) plays their seat\.", event["text"])
+    return _("%(name)s left the table; %(bot)s plays their seat.") % {
+        "name": _name(names, event["seat"]), "bot": left.group(2)}
+
+
 def _speaks_english() -> bool:
     return (translation.get_language() or "en").split("-")[0] == "en"
 
@@ -394,6 +402,7 @@ _SAYERS = {
     "point": _say_point,
     "pot": _say_pot,
     "game_over": _say_game_over,
+    "left": _say_left,  # not the engine's: the room's, when a player leaves a game
 }
 
 
@@ -588,6 +597,7 @@ _BRAG_SAYERS = {
     "game_over": _brag_game_over,
 }
 BRAG_EVENT_KINDS = tuple(_BRAG_SAYERS)
+_BRAG_SAYERS["left"] = _say_left  # not the engine's: the room's, when a player leaves
 
 
 def brag_event_text(event, names: Sequence[str] | Mapping[int, str],

@@ -99,3 +99,17 @@ def test_words_it_cannot_read_back_are_shown_as_stored():
         assert brag_event_text(odd, NAMES, None) == "Old words of a see"
         assert brag_event_text({"kind": "new_kind", "text": "A new event"}, NAMES) == (
             "A new event")
+
+
+def test_a_player_leaving_is_said_in_both_games_and_both_languages():
+    from games.actions import bot_name_for
+    from games.event_text import event_text
+
+    left = {"kind": "left", "seat": 1,
+            "text": f"ひろし left the table; {bot_name_for('ひろし')} plays their seat."}
+    for say in (lambda e, v: event_text(e, NAMES, v), lambda e, v: brag_event_text(e, NAMES, v)):
+        with translation.override("en-gb"):
+            assert say(left, None) == left["text"] and say(left, 1) == left["text"]
+        with translation.override("ja"):
+            said = say(left, None)
+            assert said.startswith("ひろしがテーブルを離れ") and bot_name_for("ひろし") in said
