@@ -1,10 +1,13 @@
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
 
+from accounts.language import reader_language
 from accounts.models import User
 from accounts.names import validate_username
 
-EMAIL_TAKEN = "An account with this email address already exists."
+EMAIL_TAKEN = _("An account with this email address already exists.")
 
 
 def check_username(username, *, exclude_pk=None):
@@ -25,7 +28,7 @@ def _usernames(exclude_pk=None, batch=2000):
         if exclude_pk is not None:
             rows = rows.exclude(pk=exclude_pk)
         page = list(rows.values_list("pk", "username")[:batch])
-        yield from (name for _, name in page)
+        yield from (name for _pk, name in page)
         if len(page) < batch:
             return
         after = page[-1][0]
@@ -48,9 +51,9 @@ class SignUpForm(UserCreationForm):
     """
 
     email = forms.EmailField(
-        label="Email address",
+        label=_("Email address"),
         max_length=254,
-        help_text="Only used to reset your password. Never shown to other players.",
+        help_text=_("Only used to reset your password. Never shown to other players."),
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
 
@@ -82,7 +85,7 @@ class EmailChangeForm(forms.ModelForm):
     class Meta:
         model = User
         fields = ("email",)
-        labels = {"email": "Email address"}
+        labels = {"email": _("Email address")}
         widgets = {"email": forms.EmailInput(attrs={"autocomplete": "email"})}
 
     def clean_email(self):
@@ -99,3 +102,13 @@ class TablePreferencesForm(forms.ModelForm):
     class Meta:
         model = User
         fields = ("four_colour_deck", "sound")
+
+
+class ReaderLanguagePasswordResetForm(PasswordResetForm):
+    """Django's password reset, each mail in its account's saved language (else in the
+    language of the page it was asked from)."""
+
+    def send_mail(self, subject_template_name, email_template_name, context, *args, **kwargs):
+        with translation.override(reader_language(context.get("user"))):
+            super().send_mail(subject_template_name, email_template_name, context,
+                              *args, **kwargs)

@@ -7,9 +7,8 @@ which also saves the choice on the account, so it follows the player to any
 browser.
 """
 
-from django.conf import settings
+from django.http import HttpRequest
 from django.utils import translation
-from django.utils.translation.trans_real import parse_accept_lang_header
 from django.views.decorators.http import require_POST
 from django.views.i18n import LANGUAGE_QUERY_PARAMETER
 from django.views.i18n import set_language as django_set_language
@@ -32,22 +31,10 @@ def user_language(user) -> str | None:
     return supported(getattr(user, "language", ""))
 
 
-def socket_language(scope) -> str:
-    """The language of a websocket's reader, chosen as for their pages: the signed-in
-    player's saved one, then the language cookie, then the browser's Accept-Language,
-    then the site's. (A socket's scope has no request for LocaleMiddleware to read.)"""
-    chosen = user_language(scope.get("user"))
-    if chosen:
-        return chosen
-    chosen = supported((scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME))
-    if chosen:
-        return chosen
-    headers = dict(scope.get("headers") or ())
-    accept = headers.get(b"accept-language", b"").decode("latin-1")
-    for code, _ in parse_accept_lang_header(accept):
-        if code != "*" and (chosen := supported(code)):
-            return chosen
-    return supported(settings.LANGUAGE_CODE) or settings.LANGUAGE_CODE
+def reader_language(user) -> str:
+    """The language to write to ``user`` in when they are not the one asking (a mail to
+    an account's owner, say): their saved choice, else the language active now."""
+    return user_language(user) or translation.get_language()
 
 
 class UserLanguageMiddleware:
@@ -80,3 +67,17 @@ def set_language(request):
         user.save(update_fields=["language"])
     return response
 
+
+
+def socket_language(scope) -> str:
+    """A websocket's language, chosen as its page's was: the player's saved choice, then
+    the language cookie, then the handshake's Accept-Language, then the site's default."""
+    saved = user_language(scope.get("user"))
+    if saved:
+        return saved
+    request = HttpRequest()
+    request.COOKIES = dict(scope.get("cookies") or {})
+    for name, value in scope.get("headers") or ():
+        if name.lower() == b"accept-language":
+            request.META["HTTP_ACCEPT_LANGUAGE"] = value.decode("latin-1")
+    return translation.get_language_from_request(request)

@@ -15,14 +15,14 @@ class User(AbstractUser):
     resets go, so every account needs one and no two accounts may share it,
     whatever the letter case."""
 
-    email = models.EmailField("email address")
+    email = models.EmailField(_("email address"))
     # How the table looks and sounds to this player, wherever they sit.
     four_colour_deck = models.BooleanField(
-        "four-colour deck", default=False,
-        help_text="Clubs green and diamonds blue, so every suit tells itself apart at a glance.")
+        _("four-colour deck"), default=False,
+        help_text=_("Clubs green and diamonds blue, so every suit tells itself apart at a glance."))
     sound = models.BooleanField(
-        "sounds at the table", default=True,
-        help_text="A chime on your turn, and sounds for the deal, a stopped bus and the result.")
+        _("sounds at the table"), default=True,
+        help_text=_("A chime on your turn, and sounds for the deal, a stopped bus and the result."))
     # Blank: no preference saved, so the browser's Accept-Language decides.
     language = models.CharField(_("language"), max_length=10, blank=True, default="",
                                 choices=language_choices)
@@ -35,6 +35,6 @@ class User(AbstractUser):
             models.UniqueConstraint(
                 Lower("email"),
                 name="accounts_user_email_ci_unique",
-                violation_error_message="An account with this email address already exists.",
+                violation_error_message=_("An account with this email address already exists."),
             ),
         ]

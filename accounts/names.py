@@ -21,6 +21,7 @@ from functools import cache
 
 from confusable_homoglyphs.confusables import confusables_data
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 
 from games.engine.bots import BOT_LEVELS
 from games.engine.cards import RANK_CODES, SUIT_CODES, SUIT_SYMBOLS
@@ -122,14 +123,15 @@ def username_problem(name: str, taken) -> str | None:
     ``taken``: the existing usernames it must not look like (an iterable, read once).
     """
     if has_bidi_control(name):
-        return "Names may not contain characters that change the direction of text."
+        return _("Names may not contain characters that change the direction of text.")
     if reserved(name):
-        return (f"“{name}” reads as something the card room itself shows (you, a card, a "
-                "bot or the staff). Pick another name.")
+        return _("“%(name)s” reads as something the card room itself shows (you, a card, a "
+                 "bot or the staff). Pick another name.") % {"name": name}
     mine = skeletons(name)
     for other in taken:
         if not mine.isdisjoint(skeletons(other)):
-            return "That name looks the same as another player's name. Pick another name."
+            return _("That name looks the same as another player's name. Pick another "
+                     "name.")
     return None
 
 

@@ -11,5 +11,6 @@ urlpatterns = [
     path("signup/confirm/<slug:token>/", views.SignUpConfirmView.as_view(),
          name="signup_confirm"),
     path("profile/", views.ProfileView.as_view(), name="profile"),
+    path("preferences/", views.preferences, name="preferences"),
     path("email/confirm/<slug:token>/", views.EmailConfirmView.as_view(), name="email_confirm"),
 ]

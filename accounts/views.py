@@ -3,19 +3,32 @@ import secrets
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse, reverse_lazy
+from django.utils import translation
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views import View
+from django.views.decorators.http import require_POST
 from django.views.generic import FormView, TemplateView, UpdateView
 
-from accounts.forms import EmailChangeForm, SignUpForm, check_username, email_taken
+from accounts.forms import (
+    EmailChangeForm,
+    SignUpForm,
+    TablePreferencesForm,
+    check_username,
+    email_taken,
+)
+from accounts.language import reader_language
 from accounts.models import User
 
 # A sign-up waits this long for its address to be confirmed (in the cache: nothing
@@ -28,9 +41,11 @@ def _pending_key(token: str) -> str:
     return f"signup:{token}"
 
 
-def _mail(template: str, to: str, context: dict) -> None:
-    subject = render_to_string(f"accounts/{template}_subject.txt", context).strip()
-    body = render_to_string(f"accounts/{template}_email.txt", context)
+def _mail(template: str, to: str, context: dict, language: str | None = None) -> None:
+    """Mail ``to`` in ``language`` (by default the language of whoever is asking)."""
+    with translation.override(language or translation.get_language()):
+        subject = render_to_string(f"accounts/{template}_subject.txt", context).strip()
+        body = render_to_string(f"accounts/{template}_email.txt", context)
     send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [to])
 
 
@@ -56,10 +71,12 @@ class SignUpView(FormView):
         password = make_password(form.cleaned_data["password1"])
         login_url = self.request.build_absolute_uri(reverse("login"))
         reset_url = self.request.build_absolute_uri(reverse("password_reset"))
-        owner = User.objects.filter(email__iexact=email).values_list("email", flat=True).first()
+        owner = User.objects.filter(email__iexact=email).only("email", "language").first()
         if owner is not None:
-            # to the address on record; nothing the stranger typed goes into the mail
-            _mail("signup_taken", owner, {"login_url": login_url, "reset_url": reset_url})
+            # to the address on record, in its owner's language; nothing the stranger
+            # typed goes into the mail
+            _mail("signup_taken", owner.email, {"login_url": login_url, "reset_url": reset_url},
+                  reader_language(owner))
         else:
             token = secrets.token_urlsafe(32)
             cache.set(_pending_key(token), {"username": form.cleaned_data["username"],
@@ -104,7 +121,8 @@ class SignUpConfirmView(View):
         # The backend must be named because several are configured; the password was
         # set by its owner a moment ago, so there is nothing for axes to check.
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome aboard, {user.username}! Your account is ready.")
+        messages.success(request, _("Welcome aboard, %(username)s! Your account is ready.")
+                         % {"username": user.username})
         return redirect("/")
 
     @staticmethod
@@ -142,13 +160,14 @@ class ProfileView(LoginRequiredMixin, UpdateView):
     def form_valid(self, form):
         email = form.cleaned_data["email"]
         if email.lower() == self.request.user.email.lower():
-            messages.success(self.request, "Your email address has been updated.")
+            messages.success(self.request, _("Your email address has been updated."))
             return super().form_valid(form)  # the same address in other letter case
         owner = (User.objects.filter(email__iexact=email).exclude(pk=self.request.user.pk)
-                 .values_list("email", flat=True).first())
+                 .only("email", "language").first())
         if owner is not None:
             reset_url = self.request.build_absolute_uri(reverse("password_reset"))
-            _mail("email_change_taken", owner, {"reset_url": reset_url})
+            _mail("email_change_taken", owner.email, {"reset_url": reset_url},
+                  reader_language(owner))
         else:
             token = secrets.token_urlsafe(32)
             cache.set(_email_key(token), {"user": self.request.user.pk, "email": email},
@@ -158,8 +177,8 @@ class ProfileView(LoginRequiredMixin, UpdateView):
             _mail("email_change_confirm", email, {"link": link,
                                                   "username": self.request.user.username,
                                                   "days": SIGNUP_LINK_SECONDS // 86400})
-        messages.info(self.request, f"We have sent a link to {email}. Your address changes "
-                                    "when you open it.")
+        messages.info(self.request, _("We have sent a link to %(email)s. Your address changes "
+                                      "when you open it.") % {"email": email})
         return redirect(self.success_url)
 
 
@@ -195,5 +214,31 @@ class EmailConfirmView(LoginRequiredMixin, View):
             return render(request, "accounts/email_confirm.html",
                           {"pending": pending, "taken": True}, status=409)
         cache.delete(_email_key(token))
-        messages.success(request, "Your email address has been updated.")
+        messages.success(request, _("Your email address has been updated."))
         return redirect("accounts:profile")
+
+
+@login_required
+@require_POST
+def preferences(request):
+    """The switches that follow a player from table to table: the profile's form sends
+    both (``form=all``), the table's mute switch only ``sound``."""
+    if request.POST.get("form") == "all":
+        form = TablePreferencesForm(request.POST, instance=request.user)
+        fields = list(form.fields)
+    else:
+        fields = [name for name in ("sound", "four_colour_deck") if name in request.POST]
+        data = {name: request.POST[name] == "on" for name in fields}
+        form = TablePreferencesForm({**{n: getattr(request.user, n) for n in
+                                        ("sound", "four_colour_deck")}, **data},
+                                    instance=request.user)
+    if not fields or not form.is_valid():
+        return HttpResponse(_("Send sound=on|off or four_colour_deck=on|off."), status=400)
+    form.save()
+    if request.htmx:
+        return HttpResponse(status=204)
+    messages.success(request, _("Your table settings are saved."))
+    target = request.POST.get("next", "")
+    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+        return redirect(target)
+    return redirect("games:lobby")

@@ -10,6 +10,11 @@ engine, and a variant that tables use cannot be deleted: it is deactivated.
 
 Tables, games and jobs are for looking at. Only ``games.actions`` changes a
 game, so their admins do not edit game state or the action log.
+
+Everything written here follows the active language (the admin's): the field
+labels of a variant (its model keeps the automatic English names, so that labelling
+needs no migration), the groups of house rules, the columns, actions, messages and
+the lab's form and figures.
 """
 
 from __future__ import annotations
@@ -27,12 +32,45 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.text import slugify
-from django.utils.translation import ngettext
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, gettext_noop, ngettext, pgettext_lazy
 
 from .engine import RulesError
 from .kinds import DEFAULT_KIND, KINDS, EngineMissing, UnknownKind, kind_for, kind_named
 from .lab import DEFAULT_TIME_BUDGET, LabError, bot_lineup, default_players, run_lab
 from .models import Action, Game, GamePlayer, Job, Seat, Table, Variant
+from .refusals import rules_problems, rules_problems_text
+from .rules_text import RULE_LABELS, variant_name
+from .templatetags.i18n_cards import rules_summary
+
+# A variant's fields as its admin page names them: the house rules as every form does,
+# and the fields only the admin shows.
+FIELD_LABELS = {
+    **RULE_LABELS,
+    "name": gettext_lazy("Name"),
+    "slug": gettext_lazy("Slug"),
+    "game": gettext_lazy("Game"),
+    "ante": gettext_lazy("Ante"),
+    "betting": gettext_lazy("Betting"),
+    "min_bet": gettext_lazy("Smallest stake"),
+    "max_bet": gettext_lazy("Largest opening stake"),
+    "max_raise": gettext_lazy("Largest raise"),
+    "blind_play": gettext_lazy("Blind play"),
+    "shuffle": gettext_lazy("Shuffle"),
+    "max_hands": gettext_lazy("Most hands"),
+    "display_order": gettext_lazy("Display order"),
+}
+
+# The titles of the kinds' groups of house rules (games/kinds.py ``rule_sections``),
+# marked for translation; tests/test_i18n_admin.py checks that every kind's are here.
+SECTION_TITLES = frozenset((
+    gettext_noop("Ranking"),
+    gettext_noop("Exchange"),
+    gettext_noop("Stopping the bus"),
+    gettext_noop("Lives and scoring"),
+    gettext_noop("Chips and betting"),
+    gettext_noop("Play"),
+))
 
 # -- variants --------------------------------------------------------------------------------
 
@@ -64,7 +102,7 @@ def _delete_unused_variants(modeladmin, request, queryset):
             modeladmin.message_user(
                 request, in_use_message(variant, variant.n_tables, variant.n_games),
                 messages.ERROR)
-        modeladmin.message_user(request, "Nothing was deleted.", messages.ERROR)
+        modeladmin.message_user(request, _("Nothing was deleted."), messages.ERROR)
         return None
     try:
         return delete_selected(modeladmin, request, queryset)
@@ -95,6 +133,9 @@ class VariantForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        for name, field in self.fields.items():
+            if name in FIELD_LABELS:
+                field.label = FIELD_LABELS[name]
         if self.instance.pk is None:
             # A new variant is of the kind its add page was opened for, with that kind's
             # defaults, so that its rules in words are that kind's before anything is typed.
@@ -131,7 +172,7 @@ class VariantForm(forms.ModelForm):
         try:
             self.instance.rules  # noqa: B018 -- built to collect the engine's messages
         except RulesError as exc:
-            for field, engine_messages in exc.errors.items():
+            for field, engine_messages in rules_problems(exc).items():
                 if field not in self._errors or field in failed_as_typed:
                     continue
                 errors = self._errors[field]
@@ -149,28 +190,36 @@ class SimulateForm(forms.Form):
     MAX_MC_GAMES = 50
 
     players = forms.IntegerField()  # bounded by the rules, in __init__
-    bots = forms.CharField(label="Bot line-up", max_length=200)  # levels of the kind, below
-    games = forms.IntegerField(min_value=1, max_value=MAX_GAMES, initial=500)
+    bots = forms.CharField(label=gettext_lazy("Bot line-up"),
+                           max_length=200)  # levels of the kind, below
+    games = forms.IntegerField(label=pgettext_lazy("lab form", "Games"), min_value=1,
+                               max_value=MAX_GAMES, initial=500)
     seed = forms.CharField(
-        max_length=40, initial="1",
-        help_text="The same seed, line-up and number of games give the same figures.")
+        label=gettext_lazy("Seed"), max_length=40, initial="1",
+        help_text=gettext_lazy("The same seed, line-up and number of games give the same "
+                               "figures."))
 
     def __init__(self, *args, rules, **kwargs):
         super().__init__(*args, **kwargs)
         self.rules = rules
         players = default_players(rules)
         self.fields["players"] = forms.IntegerField(
+            label=pgettext_lazy("lab form", "Players"),
             min_value=rules.min_players, max_value=rules.max_players, initial=players,
-            help_text=f"These rules are for {rules.min_players} to {rules.max_players} "
-                      "players.")
+            help_text=_("These rules are for %(min)d to %(max)d players.") % {
+                "min": rules.min_players, "max": rules.max_players})
         self.fields["bots"].initial = ",".join(
             ["greedy"] * ((players + 1) // 2) + ["random"] * (players // 2))
         levels = kind_for(rules).bot_levels
-        self.fields["bots"].help_text = (
-            "One level for everyone (greedy) or one per seat, separated by commas: "
-            f"{self.fields['bots'].initial}. Levels: "
-            + ", ".join(f"{level} ({label})" for level, label in levels.items())
-            + "; mc is slow.")
+        # The level codes are typed as they are in every language: shown as code.
+        self.fields["bots"].help_text = format_html(
+            _("One level for everyone ({one}) or one per seat, separated by commas: "
+              "{example}. Levels: {levels}; {slow} is slow."),
+            one=format_html("<code>{}</code>", "greedy"),
+            example=format_html("<code>{}</code>", self.fields["bots"].initial),
+            levels=format_html_join(", ", "<code>{}</code> ({})",
+                                    ((level, _(label)) for level, label in levels.items())),
+            slow=format_html("<code>{}</code>", "mc"))
 
     def clean(self):
         data = super().clean()
@@ -182,9 +231,10 @@ class SimulateForm(forms.Form):
             self.add_error("bots", str(exc))
             return data
         if "mc" in data["lineup"] and data.get("games", 0) > self.MAX_MC_GAMES:
-            self.add_error("games", f"Monte-Carlo bots think hard: a few games a second. Ask "
-                           f"for at most {self.MAX_MC_GAMES} games with them here, or run "
-                           "“manage.py simulate” for long runs.")
+            self.add_error("games", _(
+                "Monte-Carlo bots think hard: a few games a second. Ask for at most "
+                "%(most)d games with them here, or run “manage.py simulate” for long "
+                "runs.") % {"most": self.MAX_MC_GAMES})
         return data
 
 
@@ -197,16 +247,22 @@ TABLE_FIELDS = ("min_players", "max_players", "turn_seconds", "rated", "display_
 def kind_fieldsets(kind, adding: bool = False) -> tuple:
     head = HEAD_FIELDS if not adding else ("game", *HEAD_FIELDS)
     return ((None, {"fields": head}),
-            *((title, {"fields": names}) for title, names in kind.rule_sections),
-            ("Table", {"fields": TABLE_FIELDS}))
+            *((_(title), {"fields": names}) for title, names in kind.rule_sections),
+            (pgettext_lazy("variant fields", "Table"), {"fields": TABLE_FIELDS}))
 
 
 def _value_in_words(variant: Variant, name: str) -> str:
     value = getattr(variant, name)
     if isinstance(value, bool):
-        return "on" if value else "off"
+        return _("on") if value else _("off")
     display = getattr(variant, f"get_{name}_display", None)
     return str(display() if display else value)
+
+
+def _glance_label(name: str) -> str:
+    """A field's label inside a line of the list ("exchange: Widow")."""
+    label = str(FIELD_LABELS.get(name) or Variant._meta.get_field(name).verbose_name)
+    return label[:1].lower() + label[1:]
 
 
 @admin.register(Variant)
@@ -251,56 +307,62 @@ class VariantAdmin(admin.ModelAdmin):
         return {**kind.variant_defaults, **initial, "game": kind.slug}
 
     def changelist_view(self, request, extra_context=None):
-        kinds = [(kind.label, f"{self._url('add')}?game={kind.slug}")
+        kinds = [(_(kind.label), f"{self._url('add')}?game={kind.slug}")
                  for kind in KINDS.values()]
         return super().changelist_view(request, {**(extra_context or {}), "kinds": kinds})
 
-    @admin.display(description="game")
+    @admin.display(description=pgettext_lazy("variant column", "game"))
     def game_played(self, variant):
         kind = kind_for(variant)
         if variant.pk is not None:
-            return kind.label
+            return _(kind.label)
         others = [other for other in KINDS.values() if other is not kind]
         return format_html(
-            "{} (add {} instead)", kind.label,
-            format_html_join(" or ", '<a href="{}?game={}">a {} variant</a>',
-                             ((self._url("add"), o.slug, o.label) for o in others)))
+            _("{kind} (add {others} instead)"), kind=_(kind.label),
+            others=format_html_join(
+                _(" or "), '<a href="{}?game={}">{}</a>',
+                ((self._url("add"), o.slug, _("a %(game)s variant") % {"game": _(o.label)})
+                 for o in others)))
 
-    @admin.display(description="rules at a glance")
+    @admin.display(description=gettext_lazy("rules at a glance"))
     def rules_at_a_glance(self, variant):
         try:
             kind = kind_for(variant)
         except UnknownKind:
             return "?"
-        return " · ".join(f"{Variant._meta.get_field(name).verbose_name}: "
-                          f"{_value_in_words(variant, name)}" for name in kind.glance_fields)
+        return " · ".join(f"{_glance_label(name)}: {_value_in_words(variant, name)}"
+                          for name in kind.glance_fields)
 
-    @admin.display(description="players", ordering="max_players")
+    @admin.display(description=pgettext_lazy("variant column", "players"),
+                   ordering="max_players")
     def players(self, variant):
         return f"{variant.min_players}–{variant.max_players}"
 
-    @admin.display(description="turn time", ordering="turn_seconds")
+    @admin.display(description=gettext_lazy("turn time"), ordering="turn_seconds")
     def turn_time(self, variant):
-        return f"{variant.turn_seconds} s" if variant.turn_seconds else "no clock"
+        if not variant.turn_seconds:
+            return _("no clock")
+        return _("%(seconds)d s") % {"seconds": variant.turn_seconds}
 
-    @admin.display(description="Rules in plain English")
+    @admin.display(description=gettext_lazy("Rules in plain English"))
     def rules_in_plain_english(self, variant):
         # On an add page or a form that did not validate, ``variant`` holds what was typed.
         try:
-            sentences = variant.rules.summary()
+            sentences = rules_summary(variant.rules)
         except RulesError as exc:
             return format_html(
-                "<p>These rules cannot be played yet:</p><ul>{}</ul>",
+                "<p>{}</p><ul>{}</ul>", _("These rules cannot be played yet:"),
                 format_html_join("", "<li>{}</li>",
-                                 ((msg,) for msgs in exc.errors.values() for msg in msgs)))
+                                 ((msg,) for msgs in rules_problems(exc).values()
+                                  for msg in msgs)))
         except (TypeError, ValueError, LookupError):
-            return "Fill in the rules to see them in words."
+            return _("Fill in the rules to see them in words.")
         return format_html("<ul>{}</ul>",
                            format_html_join("", "<li>{}</li>", ((s,) for s in sentences)))
 
     # -- duplicate ---------------------------------------------------------------------------
 
-    @admin.action(permissions=["add"], description="Duplicate the selected variants")
+    @admin.action(permissions=["add"], description=gettext_lazy("Duplicate the selected variants"))
     def duplicate(self, request, queryset):
         made = []
         for variant in queryset.order_by("display_order", "name"):
@@ -310,8 +372,9 @@ class VariantAdmin(admin.ModelAdmin):
             copy.name, copy.slug = self._copy_name_and_slug(variant)
             # Players would read the original's words as this variant's: say what it is
             # until an admin says what makes it different.
-            copy.description = (f"A copy of “{variant.name}” with the same rules: describe "
-                                 "what makes it different before offering it to players.")
+            copy.description = _("A copy of “%(name)s” with the same rules: describe what "
+                                 "makes it different before offering it to players.") % {
+                "name": variant.name}
             copy.active = False
             copy.save()
             self.log_addition(request, copy, [{"added": {}}])
@@ -339,11 +402,11 @@ class VariantAdmin(admin.ModelAdmin):
 
     # -- simulate ----------------------------------------------------------------------------
 
-    @admin.action(permissions=["change"], description="Simulate the selected variant")
+    @admin.action(permissions=["change"], description=gettext_lazy("Simulate the selected variant"))
     def simulate(self, request, queryset):
         variants = list(queryset[:2])
         if len(variants) != 1:
-            self.message_user(request, "Choose exactly one variant to simulate.",
+            self.message_user(request, _("Choose exactly one variant to simulate."),
                               messages.WARNING)
             return None
         return HttpResponseRedirect(self._url("simulate", variants[0].pk))
@@ -372,7 +435,8 @@ class VariantAdmin(admin.ModelAdmin):
             rules = variant.rules
         except RulesError as exc:
             rules = None
-            problem = f"These rules cannot be played: {exc}"
+            problem = _("These rules cannot be played: %(problem)s") % {
+                "problem": rules_problems_text(exc)}
         form = None
         if rules is not None:
             form = SimulateForm(request.POST if request.method == "POST" else None,
@@ -383,10 +447,12 @@ class VariantAdmin(admin.ModelAdmin):
                     result = run_lab(rules, data["players"], data["lineup"], data["games"],
                                      seed=data["seed"], time_budget=DEFAULT_TIME_BUDGET)
                 except EngineMissing as exc:
-                    problem = f"The bots cannot play {variant.name} here: {exc}"
+                    problem = _("The bots cannot play %(name)s here: %(problem)s") % {
+                        "name": variant_name(variant), "problem": exc}
         context = {
             **self.admin_site.each_context(request),
-            "title": f"Simulate {variant.name}",
+            "title": _("Simulate %(name)s") % {"name": variant_name(variant)},
+            "variant_name": variant_name(variant),  # a preset's in the reader's language
             "opts": self.model._meta,
             "original": variant,
             "form": form,
@@ -472,8 +538,8 @@ class GamePlayerInline(ReadOnlyInline):
 
 class ActionInline(ReadOnlyInline):
     model = Action
-    verbose_name = "logged action"
-    verbose_name_plural = "action log"
+    verbose_name = gettext_lazy("logged action")
+    verbose_name_plural = gettext_lazy("action log")
     fields = readonly_fields = ("seq", "seat", "by", "payload", "created_at")
 
 
@@ -490,10 +556,10 @@ class GameAdmin(admin.ModelAdmin):
         "started_at", "finished_at", "seed_if_over", "state_if_over")
     inlines = [GamePlayerInline, ActionInline]
 
-    @admin.display(description="rules")
+    @admin.display(description=gettext_lazy("rules"))
     def rules_in_force(self, game):
         try:
-            sentences = kind_for(game).rules_from(game.rules).summary()
+            sentences = rules_summary(kind_for(game).rules_from(game.rules))
         except (RulesError, TypeError, LookupError):
             return str(game.rules)
         return format_html("<ul>{}</ul>",
@@ -501,14 +567,16 @@ class GameAdmin(admin.ModelAdmin):
 
     # The seed and the snapshot show every hand: keep them for games that are over,
     # so an admin who also plays cannot see a running game's cards here.
-    @admin.display(description="seed")
+    @admin.display(description=gettext_lazy("seed"))
     def seed_if_over(self, game):
-        return game.seed if game.status != Game.Status.PLAYING else "Hidden until the game ends."
+        if game.status == Game.Status.PLAYING:
+            return _("Hidden until the game ends.")
+        return game.seed
 
-    @admin.display(description="state")
+    @admin.display(description=gettext_lazy("state"))
     def state_if_over(self, game):
         if game.status == Game.Status.PLAYING:
-            return "Hidden until the game ends."
+            return _("Hidden until the game ends.")
         return format_html("<pre>{}</pre>", json.dumps(game.state, indent=1))
 
     def has_add_permission(self, request):
@@ -522,11 +590,11 @@ class GameAdmin(admin.ModelAdmin):
 
 
 class DoneFilter(admin.SimpleListFilter):
-    title = "done"
+    title = pgettext_lazy("job", "done")
     parameter_name = "done"
 
     def lookups(self, request, model_admin):
-        return (("yes", "Done"), ("no", "Pending"))
+        return (("yes", pgettext_lazy("job", "Done")), ("no", pgettext_lazy("job", "Pending")))
 
     def queryset(self, request, queryset):
         if self.value() == "yes":

@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from django.db.models import F
 from django.utils import timezone
-from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import gettext, pgettext
 
 from . import presence
 from .actions import bot_name_for, state_of
@@ -39,6 +39,15 @@ class TableData:
     events: list[tuple[int, Event]] = field(default_factory=list)
     deadline: datetime | None = None
     spectators: list = field(default_factory=list)
+    ratings: dict | None = field(default=None, repr=False, compare=False)
+
+    def rating_changes(self) -> dict:
+        """Each seat's rating change in this finished game (``GameKind.rating_changes``),
+        read at most once per read of the table, however many viewers' boards show it.
+        Only a finished game's board asks: a board during play costs no query for it."""
+        if self.ratings is None:
+            self.ratings = kind_for(self.game).hook("rating_changes")(self.game)
+        return self.ratings
 
     def seat_of(self, user) -> int | None:
         """The engine seat ``user`` plays, or None (spectators, leavers, no game)."""
@@ -67,23 +76,30 @@ class TableData:
 def load_table(table_id: int, parts=None) -> TableData:
     """The table as committed now: what every viewer of it shares.
 
-    One query reads the current game with its table. What changes only with the
-    table's ``updated_at`` (its seats, the game's players, who watches: every change
-    to them stamps the table) is read by ``parts(key, read)``, which may keep it under
-    ``key`` = (table, updated_at); by default it is read every time. The parts are
-    read after the table row, so they are never older than the key they are kept
-    under."""
-    game = (Game.objects.select_related("table__variant")
-            .filter(table_id=table_id).order_by("-number").first())
-    table = game.table if game is not None else (
-        Table.objects.select_related("variant").get(pk=table_id))
-    if parts is None:
-        seats, players, spectators = _parts(table, game)
+    One query reads the current game with the stamp of its table (``updated_at``,
+    which every change to the table row, its seats, the game's players and who
+    watches moves on). The table with its variant, its seats, the game's players and
+    the spectators are read by ``parts(key, read)``, which may keep them under
+    ``key`` = (table, stamp, game); by default they are read every time. They are read
+    after the game row, so they are never older than the key they are kept under.
+    (A variant renamed in admin shows under its new name from the table's next change.)
+    """
+    game = (Game.objects.filter(table_id=table_id).annotate(table_stamp=F("table__updated_at"))
+            .order_by("-number").first())
+    if game is None:
+        table = Table.objects.select_related("variant").get(pk=table_id)
+        key = (table_id, table.updated_at, None)
     else:
-        seats, players, spectators = parts((table_id, table.updated_at, game and game.pk),
-                                           lambda: _parts(table, game))
+        table = None  # read with the parts, after the game row
+        key = (table_id, game.table_stamp, game.pk)
+
+    def read():
+        return _parts(table or Table.objects.select_related("variant").get(pk=table_id), game)
+
+    table, seats, players, spectators = read() if parts is None else parts(key, read)
     data = TableData(table=table, seats=seats, spectators=spectators)
     if game is not None:
+        game.table = table
         data.game = game
         data.players = players
         data.state = state_of(game)
@@ -93,10 +109,10 @@ def load_table(table_id: int, parts=None) -> TableData:
     return data
 
 
-def _parts(table: Table, game: Game | None) -> tuple[list, list, list]:
+def _parts(table: Table, game: Game | None) -> tuple[Table, list, list, list]:
     seats = list(table.seat_set.select_related("user").order_by("position"))
     players = list(game.players.all()) if game is not None else []
-    return seats, players, presence.spectators(table, seats)
+    return table, seats, players, presence.spectators(table, seats)
 
 
 def reveal_title(label: str) -> str:
@@ -104,13 +120,13 @@ def reveal_title(label: str) -> str:
     a Brag pack's "shuffle:2" -> "the pack of shuffle 2" (in the reader's language)."""
     parts = label.split(":")
     if parts[0] == "cut":
-        return _("the cut for the deal")
+        return gettext("the cut for the deal")
     if parts[0] == "shuffle":
-        return _("the pack of shuffle %(shuffle)s") % {"shuffle": parts[1]}
+        return gettext("the pack of shuffle %(shuffle)s") % {"shuffle": parts[1]}
     if len(parts) == 2:
-        return _("the deck of hand %(hand)s") % {"hand": parts[1]}
-    return _("hand %(hand)s, reshuffle %(reshuffle)s") % {"hand": parts[1],
-                                                          "reshuffle": parts[3]}
+        return gettext("the deck of hand %(hand)s") % {"hand": parts[1]}
+    return gettext("hand %(hand)s, reshuffle %(reshuffle)s") % {"hand": parts[1],
+                                                                "reshuffle": parts[3]}
 
 
 def log_rows(data: TableData, me: int | None, ranking: str) -> list[tuple[int, str, str]]:
@@ -156,6 +172,22 @@ def board_for(data: TableData, user) -> dict:
     return context
 
 
+def end_of_game(data: TableData, player: dict) -> dict:
+    """What the end of game panel shows of one seat besides its place: who played it (a
+    leaver's or an away player's own name, not their bot's: the rating is theirs),
+    whether a bot played it from the start, and the rating change the game made for it
+    (None for a bot, a player without a rating row, or any seat of an unrated game)."""
+    seat = player["seat"]
+    record = data.players[seat] if seat < len(data.players) else None
+    return {
+        "seat": seat,
+        "person": record.name if record else player["name"],
+        "left": bool(record and record.left_early),
+        "is_bot": record is None or record.user_id is None,
+        "rating": data.rating_changes().get(seat),
+    }
+
+
 def stop_the_bus_board(data: TableData, user) -> dict:
     """What a Stop the Bus game adds to the board's context for ``user``."""
     context = {}
@@ -179,7 +211,8 @@ def _table_context(data: TableData, user) -> dict:
         "my_table_seat": data.table_seat_of(user),
         "free_seats": table.seats - len(data.seats),
         "empty_seats": range(max(table.seats - len(data.seats), 0)),
-        "bot_levels": kind_for(table.variant).bot_levels,
+        "bot_levels": {level: gettext(label)
+                       for level, label in kind_for(table.variant).bot_levels.items()},
         "board_template": kind_for(table.variant).board_template,
         "keys_template": kind_for(table.variant).keys_template,
         "game": data.game,
@@ -272,8 +305,8 @@ def _game_context(data: TableData, view: dict, me: int | None, rules: HouseRules
     standings = None
     if state.phase == OVER:
         by_place = sorted(players, key=lambda p: (p["place"] or 99, p["seat"]))
-        standings = [{"place": p["place"], "name": p["name"], "is_me": p["is_me"]}
-                     for p in by_place]
+        standings = [{"place": p["place"], "name": p["name"], "is_me": p["is_me"],
+                      **end_of_game(data, p)} for p in by_place]
     my_row = data.seats[me] if (me is not None and game.status == Game.Status.PLAYING
                                 and me < len(data.seats)) else None
     return {

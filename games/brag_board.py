@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import pgettext
 
 from .actions import bot_name_for
-from .board import reveal_title, said_hands
+from .board import end_of_game, reveal_title, said_hands
 from .engine.brag import BragRules, view_for
 from .engine.brag.game import BETTING, OVER, SHOWDOWN
 from .event_text import brag_event_text, hand_words
@@ -119,7 +119,7 @@ def brag_board(data, user) -> dict:
     if over:
         by_place = sorted(players, key=lambda p: (p["place"] or 99, -p["chips"], p["seat"]))
         standings = [{"place": p["place"], "name": p["name"], "is_me": p["is_me"],
-                      "chips": p["chips"]} for p in by_place]
+                      "chips": p["chips"], **end_of_game(data, p)} for p in by_place]
     my_row = data.seats[me] if (me is not None and game.status == Game.Status.PLAYING
                                 and me < len(data.seats)) else None
     me_player = next((p for p in players if p["is_me"]), None)

@@ -5,6 +5,10 @@ A table's channel group only ever carries "something changed" (with the new
 version and a stamp); each page then sends its own viewer the regions of that
 viewer's board that changed. A rendered board is never sent to a group, because
 it would show one player's hand to everybody.
+
+Everything a socket sends (boards, notices, refusals) speaks its reader's
+language, as their pages do: each message a socket handles is handled with that
+language active (``Socket.dispatch``).
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.crypto import constant_time_compare
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.language import socket_language
 
@@ -46,7 +52,10 @@ CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_TOO_MANY = 4429
-BUSY = "The table is busy, try again in a moment; your move was not played."
+BUSY = gettext_lazy("The table is busy, try again in a moment; your move was not played.")
+TOO_MANY_RELOADS = gettext_lazy("Too many reloads; wait a minute.")
+SIGNED_OUT = gettext_lazy("You were signed out; sign in again to go on.")
+CLOSE_REASON_BYTES = 123  # what a websocket close frame may carry
 
 
 def _setting(name: str, default):
@@ -82,6 +91,11 @@ def notice(message: str, level: str = "error") -> str:
     return render_to_string("games/_notice.html", {"message": message, "level": level})
 
 
+def close_reason(text: str, english: str) -> str:
+    """``text`` if a close frame can carry it, else its English (``english``)."""
+    return text if len(text.encode()) <= CLOSE_REASON_BYTES else english
+
+
 def session_is_valid(session, user) -> bool:
     """Is the session this socket opened with still the user's, signed in and current?
     (Logging out deletes it; a password change or reset changes the user's hash.)"""
@@ -101,12 +115,23 @@ class Socket(AsyncWebsocketConsumer):
     """What both sockets share: who holds them (capped), and closing them on logout."""
 
     holder: str | None = None
+    language: str | None = None
+
+    async def dispatch(self, message):
+        """Handle ``message`` in the language of the page's reader: whatever is rendered or
+        refused meanwhile (in the database threads too, and in the tasks started here)
+        speaks it."""
+        if self.language is None:
+            self.language = socket_language(self.scope)
+        with translation.override(self.language):
+            await super().dispatch(message)
 
     async def hold(self, holder: str, limit: int) -> bool:
         """Count this socket for ``holder``; refuse it (closed, with a reason) past ``limit``."""
         if not ratelimit.socket_opened(holder, self.channel_name, limit):
-            await self.close(code=CLOSE_TOO_MANY,
-                             reason=f"Too many open pages (at most {limit}); close some.")
+            await self.close(code=CLOSE_TOO_MANY, reason=close_reason(
+                _("Too many open pages (at most %(limit)d); close some.") % {"limit": limit},
+                f"Too many open pages (at most {limit}); close some."))
             return False
         self.holder = holder
         return True
@@ -128,7 +153,7 @@ class Socket(AsyncWebsocketConsumer):
 
     async def session_ended(self, event):
         """The user logged out, changed their password or was deactivated."""
-        await self.send(text_data=notice("You were signed out; sign in again to go on."))
+        await self.send(text_data=notice(str(SIGNED_OUT)))
         await self.close(code=CLOSE_UNAUTHENTICATED)
 
     async def send(self, text_data=None, bytes_data=None, close=False):
@@ -144,7 +169,6 @@ class TableConsumer(Socket):
     async def connect(self):
         self.user = self.scope.get("user")
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
-        self.language = socket_language(self.scope)  # the boards' language, as the page's
         self.sent: render.Board | None = None  # the board this page shows
         # one update of this page at a time (each is compared with ``self.sent``); a change
         # told of while one is under way waits, and a newer one takes its place
@@ -167,7 +191,8 @@ class TableConsumer(Socket):
             await self.close(code=CLOSE_FORBIDDEN)
             return
         if not self._may_ask_for_a_board():
-            await self.close(code=CLOSE_TOO_MANY, reason="Too many reloads; wait a minute.")
+            await self.close(code=CLOSE_TOO_MANY, reason=close_reason(
+                str(TOO_MANY_RELOADS), "Too many reloads; wait a minute."))
             return
         if not await self.hold(f"user:{self.user.pk}",
                                _setting("STOPBUS_SOCKETS_PER_USER", 12)):
@@ -188,9 +213,8 @@ class TableConsumer(Socket):
     def _arrive(self) -> str:
         actions.do_arrive(self.table_id, self.user, self.channel_name)
         # chat lines sent while this page was away (or lost in a reconnect) come back too
-        with translation.override(self.language):
-            chat = render_to_string("games/_chat_list.html",
-                                    {"chat": recent_chat(Table(pk=self.table_id))})
+        chat = render_to_string("games/_chat_list.html",
+                                {"chat": recent_chat(Table(pk=self.table_id))})
         return self._update(None, full=True) + chat
 
     async def disconnect(self, code):
@@ -213,8 +237,8 @@ class TableConsumer(Socket):
 
     async def receive(self, text_data=None, bytes_data=None):
         if not self.bucket.allow():
-            await self.send(text_data=notice("You are sending messages too fast; wait a "
-                                             "moment."))
+            await self.send(text_data=notice(_("You are sending messages too fast; wait a "
+                                               "moment.")))
             return
         try:
             frame = parse(text_data, self.schema)
@@ -230,13 +254,13 @@ class TableConsumer(Socket):
                     await self.send_text(await db(self._ping)())
             elif frame.kind == "sync":
                 if not self._may_ask_for_a_board():
-                    raise actions.Refused("boards", "Too many reloads; wait a minute.")
+                    raise actions.Refused("boards", str(TOO_MANY_RELOADS))
                 await self.show(None, full=True)
             else:
                 with ratelimit.pending(self.table_id):
                     await db(self._act)(frame)
         except ratelimit.Busy:
-            await self.send(text_data=notice(BUSY))
+            await self.send(text_data=notice(str(BUSY)))
         except actions.Refused as exc:
             await self.send(text_data=notice(exc.message))
             if exc.code == "stale":
@@ -247,13 +271,13 @@ class TableConsumer(Socket):
             # Whatever a frame does, the connection survives it: a crashed consumer would
             # never leave its group, and the page would lose its view.
             log.exception("frame from %s at table %s failed", self.user, self.table_id)
-            await self.send(text_data=notice("Something went wrong with that message; "
-                                             "nothing was changed."))
+            await self.send(text_data=notice(_("Something went wrong with that message; "
+                                               "nothing was changed.")))
 
     def _act(self, frame) -> None:
         """One action for one frame, if this socket's session still holds."""
         if not session_is_valid(self.scope.get("session"), self.user):
-            raise actions.Refused("signed_out", "You were signed out; sign in again to go on.")
+            raise actions.Refused("signed_out", str(SIGNED_OUT))
         if frame.kind == "chat":
             actions.do_chat(Table.objects.get(pk=self.table_id), self.user, frame.text)
             return
@@ -263,8 +287,8 @@ class TableConsumer(Socket):
             return
         seat = actions.seat_of_player(game, self.user)
         if seat is None:
-            raise actions.Refused("spectator", "You are watching this table: only its "
-                                  "players can play.")
+            raise actions.Refused("spectator", _("You are watching this table: only its "
+                                                 "players can play."))
         if frame.kind == "ready":
             actions.do_ready(game.pk, seat)
         else:
@@ -277,7 +301,7 @@ class TableConsumer(Socket):
             return Game(pk=self.sent.game_id, table_id=self.table_id)
         game = actions.current_game(self.table_id)
         if game is None:
-            raise actions.Refused("no_game", "The game has not started yet.")
+            raise actions.Refused("no_game", _("The game has not started yet."))
         return game
 
     def _ping(self) -> str:
@@ -317,8 +341,8 @@ class TableConsumer(Socket):
             await self.send_text(await db(self._update)(stamp, full))
 
     async def watch_revoked(self, event):
-        await self.send(text_data=notice("The players have closed this table to "
-                                         "spectators."))
+        await self.send(text_data=notice(_("The players have closed this table to "
+                                           "spectators.")))
         await self.close(code=CLOSE_FORBIDDEN)
 
     async def chat_message(self, event):
@@ -379,7 +403,7 @@ class LobbyConsumer(Socket):
         await self.unfollow_user()
 
     async def receive(self, text_data=None, bytes_data=None):
-        await self.send(text_data=notice("The lobby only listens."))
+        await self.send(text_data=notice(_("The lobby only listens.")))
 
     async def lobby_changed(self, event):
         html = await db(render.lobby)(self.user, event.get("stamp"))

@@ -366,20 +366,18 @@ def _say_game_over(event, data, names, private, ranking):
     return _("%(name)s wins the game!") % {"name": _name(names, event["seat"])}
 
 
-def _say_left(event, data, names, private, ranking=None):
-    """A player left and a bot plays on (written by games/actions/presence.py, the same
-    in every game): the bot's name is read from the stored words."""
-    left = re.fullmatch(r"(.+) left the table; (.+) plays their seat\.", event["text"])
-    return _("%(name)s left the table; %(bot)s plays their seat.") % {
-        "name": _name(names, event["seat"]), "bot": left.group(2)}
-
-
 def _speaks_english() -> bool:
     return (translation.get_language() or "en").split("-")[0] == "en"
 
 
 def _hand(category, cards, ranking):
     return hand_words(category, cards, ranking)
+
+
+def _say_left(event, data, names, private, ranking=None):
+    # not the engine's: the table's, when a player leaves a game under way (actions.presence)
+    return _("%(name)s left the table; %(bot)s plays their seat.") % {
+        "name": _name(names, event["seat"]), "bot": data["bot"]}
 
 
 _SAYERS = {
@@ -402,7 +400,7 @@ _SAYERS = {
     "point": _say_point,
     "pot": _say_pot,
     "game_over": _say_game_over,
-    "left": _say_left,  # not the engine's: the room's, when a player leaves a game
+    "left": _say_left,
 }
 
 
@@ -597,7 +595,7 @@ _BRAG_SAYERS = {
     "game_over": _brag_game_over,
 }
 BRAG_EVENT_KINDS = tuple(_BRAG_SAYERS)
-_BRAG_SAYERS["left"] = _say_left  # not the engine's: the room's, when a player leaves
+_BRAG_SAYERS["left"] = _say_left  # the table's, in either game
 
 
 def brag_event_text(event, names: Sequence[str] | Mapping[int, str],

@@ -6,6 +6,7 @@ from accounts.names import has_bidi_control
 from .engine import RulesError
 from .kinds import KINDS, EngineMissing
 from .models import Variant
+from .refusals import rules_problems_text
 from .rules_text import variant_name
 
 # The fewest and most players any game kind takes; the variant's own limits are
@@ -31,6 +32,11 @@ class TableForm(forms.Form):
     spectator_chat = forms.BooleanField(required=False, initial=True,
                                         label=_("Spectators may chat"))
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # the choices read as the variants' names in the reader's language
+        self.fields["variant"].label_from_instance = variant_name
+
     def clean_name(self):
         name = self.cleaned_data["name"]
         if has_bidi_control(name):
@@ -49,7 +55,7 @@ class TableForm(forms.Form):
         except RulesError as exc:  # stored before today's checks; an admin must fix it
             self.add_error("variant", _("%(variant)s cannot be played until its rules are "
                                         "fixed: %(problem)s") % {
-                "variant": variant_name(variant), "problem": exc})
+                "variant": variant_name(variant), "problem": rules_problems_text(exc)})
             return data
         if seats is not None and not rules.min_players <= seats <= rules.max_players:
             self.add_error("seats", _("%(variant)s is for %(min)d to %(max)d players, not "

@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext as _
+
 from .engine.brag.game import ACTION_KINDS as BRAG_ACTION_KINDS
 from .engine.game import ACTION_KINDS, NEXT_HAND
 
@@ -22,23 +24,25 @@ OTHER_KINDS = ("chat", "ready", "back", "sync", "ping")
 
 
 class BadFrame(ValueError):
-    """A frame that is not what a table page sends; the message says what is wrong."""
+    """A frame that is not what a table page sends; the message says what is wrong, in
+    the language active when it was parsed (the socket's)."""
 
 
 def _number(name: str, value) -> int:
     # an int, or the digits a form field holds ("12"); a bool is no number
     if isinstance(value, bool):
-        raise BadFrame(f"The field {name!r} is not valid: it must be a whole number, "
-                       f"not {json.dumps(value)}.")
+        raise BadFrame(_("The field %(field)s is not valid: it must be a whole number, "
+                         "not %(value)s.") % {"field": repr(name), "value": json.dumps(value)})
     if isinstance(value, int):
         number = value
     elif (isinstance(value, str) and value.isascii() and value.lstrip("-").isdigit()
           and len(value) < 10):
         number = int(value)
     else:
-        raise BadFrame(f"The field {name!r} is not valid: it must be a whole number.")
+        raise BadFrame(_("The field %(field)s is not valid: it must be a whole number.") % {
+            "field": repr(name)})
     if not -10**9 < number < 10**9:
-        raise BadFrame(f"The field {name!r} is out of range.")
+        raise BadFrame(_("The field %(field)s is out of range.") % {"field": repr(name)})
     return number
 
 
@@ -47,7 +51,8 @@ def _cards(name: str, value) -> list[str]:
         return []
     values = value if isinstance(value, list) else [value]
     if not all(isinstance(v, str) and 0 < len(v) <= 3 for v in values) or len(values) > 8:
-        raise BadFrame(f"The field {name!r} is not valid: it must be card codes, like \"QS\".")
+        raise BadFrame(_("The field %(field)s is not valid: it must be card codes, like "
+                         "\"QS\".") % {"field": repr(name)})
     return values
 
 
@@ -56,7 +61,7 @@ def _positions(name: str, value) -> list[int]:
         return []
     values = value if isinstance(value, list) else [value]
     if len(values) > 8:
-        raise BadFrame(f"The field {name!r} has too many entries.")
+        raise BadFrame(_("The field %(field)s has too many entries.") % {"field": repr(name)})
     return [_number(name, v) for v in values]
 
 
@@ -65,19 +70,22 @@ def _flag(name: str, value) -> bool:
         return True
     if value is False or (isinstance(value, str) and value in ("0", "off", "false", "")):
         return False
-    raise BadFrame(f"The field {name!r} is not valid: it must be true or false (a checkbox), "
-                   f"not {json.dumps(value)[:20]}.")
+    raise BadFrame(_("The field %(field)s is not valid: it must be true or false (a "
+                     "checkbox), not %(value)s.") % {"field": repr(name),
+                                                     "value": json.dumps(value)[:20]})
 
 
 def _text(name: str, value) -> str:
     if not isinstance(value, str):
-        raise BadFrame(f"The field {name!r} is not valid: it must be text.")
+        raise BadFrame(_("The field %(field)s is not valid: it must be text.") % {
+            "field": repr(name)})
     return value
 
 
 def _headers(name: str, value) -> dict:
     if not isinstance(value, dict):
-        raise BadFrame(f"The field {name!r} is not valid: it must be an object.")
+        raise BadFrame(_("The field %(field)s is not valid: it must be an object.") % {
+            "field": repr(name)})
     return value
 
 
@@ -134,32 +142,33 @@ class Frame:
 def parse(text_data: str | None, schema: FrameSchema = STOP_THE_BUS_FRAMES) -> Frame:
     """The frame ``text_data`` holds, checked against ``schema`` (the table's game's)."""
     if text_data is None:
-        raise BadFrame("Send text frames only.")
+        raise BadFrame(_("Send text frames only."))
     if len(text_data) > MAX_FRAME:
-        raise BadFrame(f"That message is too large (the limit is {MAX_FRAME} characters).")
+        raise BadFrame(_("That message is too large (the limit is %(limit)d characters).") % {
+            "limit": MAX_FRAME})
     try:
         data = json.loads(text_data)
     except (ValueError, RecursionError):  # RecursionError: nesting a thousand deep
-        raise BadFrame("That message is not valid JSON.") from None
+        raise BadFrame(_("That message is not valid JSON.")) from None
     if not isinstance(data, dict):
-        raise BadFrame("A message must be a JSON object.")
+        raise BadFrame(_("A message must be a JSON object."))
     kind = data.get("kind")
     if not isinstance(kind, str) or kind not in schema.kinds:
-        raise BadFrame(f"Unknown action {str(kind)[:30]!r}.")
+        raise BadFrame(_("Unknown action %(kind)s.") % {"kind": repr(str(kind)[:30])})
     values = {}
     for name, value in data.items():
         declared = schema.fields.get(name)
         if declared is None or kind not in declared[1]:
-            raise BadFrame(f"The field {str(name)[:30]!r} does not belong in a "
-                           f"{kind!r} message.")
+            raise BadFrame(_("The field %(field)s does not belong in a %(kind)s message.") % {
+                "field": repr(str(name)[:30]), "kind": repr(kind)})
         values[name] = declared[0](name, value)
     frame = Frame(kind, text=values.get("text", ""), is_move=kind in schema.move_kinds)
     if kind == "chat" and "text" not in values:
-        raise BadFrame("Write a message first.")
+        raise BadFrame(_("Write a message first."))
     if frame.is_move:
         if "version" not in values:
-            raise BadFrame("The message does not say which version of the game it was "
-                           "made for (the field 'version').")
+            raise BadFrame(_("The message does not say which version of the game it was "
+                             "made for (the field 'version')."))
         frame.version = values["version"]
         frame.action = {"kind": kind}
         for name in schema.action_fields:
@@ -169,5 +178,5 @@ def parse(text_data: str | None, schema: FrameSchema = STOP_THE_BUS_FRAMES) -> F
             elif name in values and (values[name] or values[name] == 0) and values[name] != []:
                 frame.action[name] = values[name]
         if kind == "bet" and "stake" not in frame.action:
-            raise BadFrame("Name a stake for your bet: a whole number of chips.")
+            raise BadFrame(_("Name a stake for your bet: a whole number of chips."))
     return frame

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from .engine.bots import BOT_LEVELS
 from .engine.brag import BRAG_PRESETS, BRAG_RULE_NAMES, BragRules
@@ -65,13 +65,15 @@ class GameKind:
     # How the room plugs the kind in, each a "module:name" read when first used (the
     # registry must load before the board, the frames and stats, which import it):
     # the board's template context for one viewer, the websocket frames its moves
-    # arrive in, the move the clock makes for a player whose time ran out, and what
-    # records a finished game in stats.
+    # arrive in, the move the clock makes for a player whose time ran out, what
+    # records a finished game in stats, and what reads back the rating changes that
+    # recording made (the end of game panel).
     keys_template: str = "games/_keys.html"  # the table page's keyboard help
     board_builder: str = ""
     frame_schema: str = ""
     timeout_move: str = ""
     stats_recorder: str = ""
+    rating_changes: str = ""
     # The phase in which players take turns (the clock plays a timed-out turn while the
     # game is in it).
     play_phase: str = "play"
@@ -97,7 +99,7 @@ class GameKind:
 
     def hook(self, name: str):
         """The object this kind names for ``name`` (``board_builder``, ``frame_schema``,
-        ``timeout_move``, ``stats_recorder``), imported on first use."""
+        ``timeout_move``, ``stats_recorder``, ``rating_changes``), imported on first use."""
         path = getattr(self, name)
         if not path:
             raise EngineMissing(f"{self.label} names no {name}.")
@@ -172,7 +174,7 @@ BRAG_BOT_LEVELS = {
 
 STOP_THE_BUS = GameKind(
     slug="stop_the_bus",
-    label="Stop the Bus",
+    label=gettext_noop("Stop the Bus"),
     rules_class=HouseRules,
     rule_names=RULE_NAMES,
     presets=MappingProxyType(PRESETS),
@@ -197,12 +199,13 @@ STOP_THE_BUS = GameKind(
     frame_schema="games.frames:STOP_THE_BUS_FRAMES",
     timeout_move="games.actions.moves:greedy_move",
     stats_recorder="stats.recording:record_finished_game",
+    rating_changes="stats.recording:rating_changes",
     play_phase="play",
 )
 
 BRAG = GameKind(
     slug="brag",
-    label="Three Card Brag",
+    label=gettext_noop("Three Card Brag"),
     rules_class=BragRules,
     rule_names=BRAG_RULE_NAMES,
     presets=MappingProxyType(BRAG_PRESETS),
@@ -228,12 +231,13 @@ BRAG = GameKind(
     frame_schema="games.frames:BRAG_FRAMES",
     timeout_move="games.actions.moves:fold_move",
     stats_recorder="stats.brag:record_finished_brag_game",
+    rating_changes="stats.brag:brag_rating_changes",
     play_phase="betting",
 )
 
 KINDS: Mapping[str, GameKind] = MappingProxyType({k.slug: k for k in (STOP_THE_BUS, BRAG)})
 DEFAULT_KIND = STOP_THE_BUS.slug
-KIND_CHOICES = [(k.slug, k.label) for k in KINDS.values()]
+KIND_CHOICES = [(k.slug, gettext_lazy(k.label)) for k in KINDS.values()]
 
 
 def kind_named(slug: str) -> GameKind:

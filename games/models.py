@@ -15,6 +15,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from .engine import HouseRules, RulesError
 from .engine.bots import BOT_LEVELS
@@ -29,14 +30,15 @@ from .engine.rules import (
     TIE_RULES,
 )
 from .kinds import DEFAULT_KIND, KIND_CHOICES, GameKind, UnknownKind, kind_for
+from .refusals import rules_problems
 
 MAX_TURN_SECONDS = 600
 # The most chips any game kind lets a player start with; each kind's rules say what
 # they accept, in their own words.
 MAX_VARIANT_CHIPS = 10_000
-BETTING_CHOICES = [("limit", "Limit"), ("pot_limit", "Pot limit")]
-SHUFFLE_CHOICES = [("prial_only", "Only after a pot is won with a prial shown"),
-                   ("every_hand", "Before every hand")]
+BETTING_CHOICES = [("limit", _("Limit")), ("pot_limit", _("Pot limit"))]
+SHUFFLE_CHOICES = [("prial_only", _("Only after a pot is won with a prial shown")),
+                   ("every_hand", _("Before every hand"))]
 _BRAG = BragRules()
 
 
@@ -199,14 +201,14 @@ class Variant(models.Model):
         except UnknownKind:
             return  # the game field's own choice check says so
         if self.pk is not None and self._kind_changed_under_use():
-            raise ValidationError({"game": "Tables or games have used this variant: its game "
-                                           "cannot change. Duplicate it instead."})
+            raise ValidationError({"game": _("Tables or games have used this variant: its "
+                                             "game cannot change. Duplicate it instead.")})
         try:
             kind.rules_class(**self.rule_values())
         except RulesError as exc:
             raise ValidationError(
                 {field if field in kind.rule_names else "__all__": messages
-                 for field, messages in exc.errors.items()}
+                 for field, messages in rules_problems(exc).items()}
             ) from None
 
     def _kind_changed_under_use(self) -> bool:
@@ -221,10 +223,10 @@ def new_invite_code() -> str:
 
 class Table(models.Model):
     class Status(models.TextChoices):
-        WAITING = "waiting", "Waiting for players"
-        PLAYING = "playing", "Playing"
-        FINISHED = "finished", "Finished"
-        CLOSED = "closed", "Closed"
+        WAITING = "waiting", pgettext_lazy("status", "Waiting for players")
+        PLAYING = "playing", pgettext_lazy("status", "Playing")
+        FINISHED = "finished", pgettext_lazy("status", "Finished")
+        CLOSED = "closed", pgettext_lazy("status", "Closed")
 
     name = models.CharField(max_length=60)
     variant = models.ForeignKey(Variant, on_delete=models.PROTECT, related_name="tables")
@@ -232,7 +234,7 @@ class Table(models.Model):
                              blank=True, related_name="hosted_tables")
     seats = models.PositiveSmallIntegerField(validators=[MinValueValidator(2)])
     private = models.BooleanField(
-        default=False, help_text="Only people with the invite link can find and join it.")
+        default=False, help_text=_("Only people with the invite link can find and join it."))
     invite_code = models.CharField(max_length=32, unique=True, default=new_invite_code)
     allow_spectators = models.BooleanField(default=True)
     spectator_chat = models.BooleanField(default=True)
@@ -269,7 +271,7 @@ class Seat(models.Model):
                              blank=True, related_name="seats")
     bot_level = models.CharField(max_length=10, blank=True, choices=_choices(BOT_LEVELS))
     away = models.BooleanField(
-        default=False, help_text="The player timed out twice in a row; a bot plays for them.")
+        default=False, help_text=_("The player timed out twice in a row; a bot plays for them."))
     timeouts = models.PositiveSmallIntegerField(default=0)
     joined_at = models.DateTimeField(auto_now_add=True)
 
@@ -302,27 +304,27 @@ class Game(models.Model):
     """One game at a table: the rules it was started with, its seed, its log."""
 
     class Status(models.TextChoices):
-        PLAYING = "playing", "Playing"
-        FINISHED = "finished", "Finished"
-        ABANDONED = "abandoned", "Abandoned"
+        PLAYING = "playing", pgettext_lazy("status", "Playing")
+        FINISHED = "finished", pgettext_lazy("status", "Finished")
+        ABANDONED = "abandoned", pgettext_lazy("status", "Abandoned")
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveIntegerField(default=1)
     variant = models.ForeignKey(Variant, on_delete=models.PROTECT, related_name="games")
-    rules = models.JSONField(help_text="The house rules in force, copied when the game began.")
+    rules = models.JSONField(help_text=_("The house rules in force, copied when the game began."))
     rated = models.BooleanField(default=False)
-    seed = models.CharField(max_length=64, help_text="Secret until the game is over.")
-    state = models.JSONField(help_text="Snapshot of the engine state after the last action; "
-                                       "a cache: the log is the truth.")
+    seed = models.CharField(max_length=64, help_text=_("Secret until the game is over."))
+    state = models.JSONField(help_text=_("Snapshot of the engine state after the last action; "
+                                       "a cache: the log is the truth."))
     version = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
     ready = models.JSONField(default=list, blank=True,
-                             help_text="Seats that asked for the next hand.")
+                             help_text=_("Seats that asked for the next hand."))
     recent_events = models.JSONField(
         default=list, blank=True,
-        help_text="The last events as [seq, event] pairs, so pages need not read the log.")
+        help_text=_("The last events as [seq, event] pairs, so pages need not read the log."))
     deadline = models.DateTimeField(null=True, blank=True,
-                                    help_text="When the current turn's clock runs out.")
+                                    help_text=_("When the current turn's clock runs out."))
     started_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -372,10 +374,10 @@ class Action(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
     seq = models.PositiveIntegerField()
     seat = models.SmallIntegerField(null=True, blank=True)
-    payload = models.JSONField(help_text="The engine action, as data.")
-    events = models.JSONField(default=list, help_text="What it caused, in words.")
+    payload = models.JSONField(help_text=_("The engine action, as data."))
+    events = models.JSONField(default=list, help_text=_("What it caused, in words."))
     by = models.CharField(max_length=10, default="player",
-                          help_text="player, bot, clock (a timeout) or table (the next deal).")
+                          help_text=_("player, bot, clock (a timeout) or table (the next deal)."))
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -397,10 +399,10 @@ class Job(models.Model):
     """
 
     class Kind(models.TextChoices):
-        BOT_MOVE = "bot_move", "Bot move"
-        TURN_TIMEOUT = "timeout", "Turn deadline"
-        NEXT_HAND = "next_hand", "Next hand"
-        ABANDON_CHECK = "abandon", "Abandoned table check"
+        BOT_MOVE = "bot_move", _("Bot move")
+        TURN_TIMEOUT = "timeout", _("Turn deadline")
+        NEXT_HAND = "next_hand", _("Next hand")
+        ABANDON_CHECK = "abandon", _("Abandoned table check")
 
     kind = models.CharField(max_length=10, choices=Kind.choices)
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="jobs")

@@ -9,7 +9,6 @@ urlpatterns = [
     path("rules/", views.rules_page, name="rules"),
     path("tables/new/", views.create_table, name="create_table"),
     path("tables/play-now/", views.play_now, name="play_now"),
-    path("preferences/", views.preferences, name="preferences"),
     path("t/<int:table_id>/", views.table_page, name="table"),
     path("t/<int:table_id>/join/", views.join, name="join"),
     path("t/<int:table_id>/leave/", views.leave, name="leave"),

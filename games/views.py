@@ -14,10 +14,8 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
-
-from accounts.forms import TablePreferencesForm
 
 from . import actions, ratelimit
 from .access import may_watch
@@ -27,6 +25,7 @@ from .engine.ranking import BRAG_CATEGORIES, COMMERCE_CATEGORIES
 from .forms import BotForm, TableForm
 from .kinds import KINDS, UnknownKind, kind_for
 from .models import Seat, Table, Variant
+from .refusals import rules_problems_text
 from .rules_text import fair_deal_recipe
 
 LOBBY_LIMIT = 50
@@ -73,7 +72,8 @@ def create_table(request):
             "variants": Variant.objects.active(), "form_open": True}, status=400)
     if table.private:
         request.session["invites"] = [*request.session.get("invites", []), table.invite_code]
-    messages.success(request, f"Your table “{table.name}” is open. Invite people or add bots.")
+    messages.success(request, _("Your table “%(table)s” is open. Invite people or add bots.")
+                     % {"table": table.name})
     return redirect(table)
 
 
@@ -89,14 +89,14 @@ def play_now(request):
     variant = (Variant.objects.active().filter(slug="classic").first()
                or Variant.objects.active().order_by("pk").first())
     if variant is None:
-        messages.error(request, "No variant is offered right now.")
+        messages.error(request, _("No variant is offered right now."))
         return redirect("games:lobby")
     rules = variant.rules
     seats = min(max(QUICK_SEATS, rules.min_players), rules.max_players)
     try:
         table = actions.do_create_table(request.user, name=f"{request.user.username} v bots"[:60],
                                         variant=variant, seats=seats)
-        for _ in range(seats - 1):
+        for _seat in range(seats - 1):
             actions.do_add_bot(table, request.user, QUICK_BOT)
     except actions.Refused as exc:
         messages.error(request, exc.message)
@@ -104,36 +104,10 @@ def play_now(request):
     return redirect(table)
 
 
-@login_required
-@require_POST
-def preferences(request):
-    """The switches that follow a player from table to table: the profile's form sends
-    both (``form=all``), the table's mute switch only ``sound``."""
-    if request.POST.get("form") == "all":
-        form = TablePreferencesForm(request.POST, instance=request.user)
-        fields = list(form.fields)
-    else:
-        fields = [name for name in ("sound", "four_colour_deck") if name in request.POST]
-        data = {name: request.POST[name] == "on" for name in fields}
-        form = TablePreferencesForm({**{n: getattr(request.user, n) for n in
-                                        ("sound", "four_colour_deck")}, **data},
-                                    instance=request.user)
-    if not fields or not form.is_valid():
-        return HttpResponse("Send sound=on|off or four_colour_deck=on|off.", status=400)
-    form.save()
-    if request.htmx:
-        return HttpResponse(status=204)
-    messages.success(request, "Your table settings are saved.")
-    target = request.POST.get("next", "")
-    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
-        return redirect(target)
-    return redirect("games:lobby")
-
-
 def _check_access(request, table_id: int):
     allowed = may_watch(table_id, request.user, request.session.get("invites", []))
     if allowed is None:
-        raise Http404("No such table.")
+        raise Http404(_("No such table."))
     return allowed
 
 
@@ -188,7 +162,7 @@ def _table_action(view):
             return render(request, "games/private_table.html", status=403)
         try:
             if not ratelimit.allow(f"http:{request.user.pk}", 60, 60):
-                raise actions.Refused("rate", "Too many requests; wait a moment.")
+                raise actions.Refused("rate", _("Too many requests; wait a moment."))
             return view(request, table, *args, **kwargs)
         except actions.Refused as exc:
             return _refused(request, table, exc)
@@ -201,7 +175,7 @@ def _table_action(view):
 @_table_action
 def join(request, table):
     actions.do_join_table(table, request.user)
-    return _done(request, table, "You sat down.")
+    return _done(request, table, _("You sat down."))
 
 
 @_table_action
@@ -211,7 +185,7 @@ def leave(request, table):
         response = HttpResponse(status=204)
         response["HX-Redirect"] = reverse("games:lobby")
         return response
-    messages.info(request, f"You left “{table.name}”.")
+    messages.info(request, _("You left “%(table)s”.") % {"table": table.name})
     return redirect("games:lobby")
 
 
@@ -219,7 +193,7 @@ def leave(request, table):
 def add_bot(request, table):
     form = BotForm(request.POST)
     if not form.is_valid():
-        raise actions.Refused("bot_level", "Choose a bot level.")
+        raise actions.Refused("bot_level", _("Choose a bot level."))
     actions.do_add_bot(table, request.user, form.cleaned_data["level"])
     return _done(request, table)
 
@@ -234,8 +208,8 @@ def remove_bot(request, table, position: int):
 def spectators(request, table):
     allow = request.POST.get("allow") == "on"
     actions.do_set_spectators(table, request.user, allow)
-    return _done(request, table, "Spectators may watch." if allow
-                 else "Only the players can see this table now.")
+    return _done(request, table, _("Spectators may watch.") if allow
+                 else _("Only the players can see this table now."))
 
 
 @_table_action
@@ -260,7 +234,8 @@ def variant_rules(variant: Variant) -> dict:
     try:
         summary, problem = variant.rules.summary(), ""
     except RulesError as exc:
-        summary, problem = [], f"These rules cannot be played until an admin fixes them: {exc}"
+        summary, problem = [], _("These rules cannot be played until an admin fixes them: "
+                                 "%(problems)s") % {"problems": rules_problems_text(exc)}
     return {"variant": variant, "kind": kind, "template": kind.rules_template,
             "summary": summary, "problem": problem}
 

@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class StatsConfig(AppConfig):
     name = "stats"
-    verbose_name = "Statistics"
+    verbose_name = _("Statistics")
 
     def ready(self):
         from games.kinds import kind_for

@@ -32,7 +32,7 @@ from games.kinds import BRAG
 from games.models import Action, Game, GamePlayer
 
 from .models import BragResult, BragStats
-from .rating import Entrant, bot_rating, display_rating, rate
+from .rating import Entrant, RatingChange, bot_rating, display_rating, rate
 from .recording import OWN_ACTION_BY
 
 COUNTED = ("net_chips", "biggest_pot", "hands", "hands_won", "sees_won", "sees_lost",
@@ -233,6 +233,18 @@ def record_finished_brag_game(game: Game, state=None) -> None:
         results = ledger.add(facts)
         BragStats.objects.bulk_update(rows, BRAG_STAT_FIELDS)
         BragResult.objects.bulk_create(results)
+
+
+def brag_rating_changes(game: Game) -> dict[int, RatingChange]:
+    """Each seat's change of its Brag rating in the finished Brag ``game`` (the kind's
+    ``rating_changes``), as :func:`record_finished_brag_game` wrote it: the people of a
+    rated game, a leaver too; never a bot. An unrated game costs no query."""
+    if not game.rated:
+        return {}
+    rows = (BragResult.objects.filter(game=game, rated=True, rating_before__isnull=False,
+                                      rating_after__isnull=False)
+            .values_list("seat", "rating_before", "rating_after"))
+    return {seat: RatingChange.shown(before, after) for seat, before, after in rows}
 
 
 def rebuild_brag() -> tuple[int, int]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from games.models import Game, Variant
 
@@ -31,30 +32,30 @@ class PlayerStats(models.Model):
                              related_name="stats")
     variant = models.ForeignKey(Variant, on_delete=models.CASCADE, null=True, blank=True,
                                 related_name="player_stats",
-                                help_text="Empty: every variant together.")
+                                help_text=_("Empty: every variant together."))
 
     games = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)
-    place_total = models.PositiveIntegerField(default=0, help_text="Sum of places, for the "
-                                              "average.")
+    place_total = models.PositiveIntegerField(default=0, help_text=_("Sum of places, for the "
+                                              "average."))
     place_counts = models.JSONField(default=dict, blank=True,
-                                    help_text='Finishing places: {"1": games, "2": games, ...}')
-    hands = models.PositiveIntegerField(default=0, help_text="Showdowns taken part in.")
+                                    help_text=_('Finishing places: {"1": games, "2": games, ...}'))
+    hands = models.PositiveIntegerField(default=0, help_text=_("Showdowns taken part in."))
     hands_survived = models.PositiveIntegerField(default=0)
     lives_lost = models.PositiveIntegerField(default=0)
-    stops = models.PositiveIntegerField(default=0, help_text="Times they stopped the bus.")
+    stops = models.PositiveIntegerField(default=0, help_text=_("Times they stopped the bus."))
     stops_lost = models.PositiveIntegerField(default=0,
-                                             help_text="Stops after which they lost the hand.")
-    floats = models.PositiveIntegerField(default=0, help_text="Times they went floating.")
+                                             help_text=_("Stops after which they lost the hand."))
+    floats = models.PositiveIntegerField(default=0, help_text=_("Times they went floating."))
     blitzes = models.PositiveIntegerField(default=0)
     categories = models.JSONField(default=dict, blank=True,
-                                  help_text='Showdown hands by category: {"pair": n, ...}')
+                                  help_text=_('Showdown hands by category: {"pair": n, ...}'))
 
-    best_hand = models.JSONField(default=list, blank=True, help_text="Card codes.")
+    best_hand = models.JSONField(default=list, blank=True, help_text=_("Card codes."))
     best_hand_description = models.CharField(max_length=120, blank=True)
     best_hand_category = models.CharField(max_length=20, blank=True)
-    best_hand_order = models.SmallIntegerField(default=-1, help_text="Category order "
-                                               "(higher is better) across rankings.")
+    best_hand_order = models.SmallIntegerField(default=-1, help_text=_("Category order "
+                                               "(higher is better) across rankings."))
     best_hand_percentile = models.FloatField(default=-1.0)
     best_hand_strength = models.IntegerField(default=-1)
     best_hand_game = models.ForeignKey(Game, on_delete=models.SET_NULL, null=True, blank=True,
@@ -63,12 +64,12 @@ class PlayerStats(models.Model):
     rating_mu = models.FloatField(default=INITIAL_MU)
     rating_sigma = models.FloatField(default=INITIAL_SIGMA)
     rating = models.FloatField(default=display_rating(INITIAL_MU, INITIAL_SIGMA),
-                               help_text="Shown rating: 1000 + 20 x (mu - 3 sigma).")
+                               help_text=_("Shown rating: 1000 + 20 x (mu - 3 sigma)."))
     rated_games = models.PositiveIntegerField(default=0)
     last_played_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        verbose_name_plural = "player stats"
+        verbose_name_plural = _("player stats")
         constraints = [
             models.UniqueConstraint(fields=["user", "variant"], name="stats_one_row_per_variant",
                                     condition=Q(variant__isnull=False)),
@@ -114,7 +115,7 @@ class PlayerGame(models.Model):
     finished_at = models.DateTimeField()
     seat = models.PositiveSmallIntegerField()
     place = models.PositiveSmallIntegerField()
-    players = models.PositiveSmallIntegerField(help_text="Seats in the game, bots included.")
+    players = models.PositiveSmallIntegerField(help_text=_("Seats in the game, bots included."))
     left_early = models.BooleanField(default=False)
     hands = models.PositiveSmallIntegerField(default=0)
     hands_survived = models.PositiveSmallIntegerField(default=0)
@@ -171,23 +172,23 @@ class BragStats(models.Model):
                              related_name="brag_stats")
     variant = models.ForeignKey(Variant, on_delete=models.CASCADE, null=True, blank=True,
                                 related_name="brag_stats",
-                                help_text="Empty: every Brag variant together.")
+                                help_text=_("Empty: every Brag variant together."))
     games = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)
     place_total = models.PositiveIntegerField(default=0)
     place_counts = models.JSONField(default=dict, blank=True,
-                                    help_text='{"1": games finished 1st, ...}')
-    net_chips = models.IntegerField(default=0, help_text="Chips won less chips staked, "
-                                    "over every hand played.")
-    biggest_pot = models.PositiveIntegerField(default=0, help_text="The most chips taken in "
-                                              "one pot (open or closed).")
-    hands = models.PositiveIntegerField(default=0, help_text="Hands dealt to them.")
-    hands_won = models.PositiveIntegerField(default=0, help_text="Hands in which they took "
-                                            "a pot.")
+                                    help_text=_('{"1": games finished 1st, ...}'))
+    net_chips = models.IntegerField(default=0, help_text=_("Chips won less chips staked, "
+                                    "over every hand played."))
+    biggest_pot = models.PositiveIntegerField(default=0, help_text=_("The most chips taken in "
+                                              "one pot (open or closed)."))
+    hands = models.PositiveIntegerField(default=0, help_text=_("Hands dealt to them."))
+    hands_won = models.PositiveIntegerField(default=0, help_text=_("Hands in which they took "
+                                            "a pot."))
     sees_won = models.PositiveIntegerField(default=0)
     sees_lost = models.PositiveIntegerField(default=0)
-    blind_hands = models.PositiveIntegerField(default=0, help_text="Hands in which they bet "
-                                              "blind at least once.")
+    blind_hands = models.PositiveIntegerField(default=0, help_text=_("Hands in which they bet "
+                                              "blind at least once."))
     rating_mu = models.FloatField(default=INITIAL_MU)
     rating_sigma = models.FloatField(default=INITIAL_SIGMA)
     rating = models.FloatField(default=display_rating(INITIAL_MU, INITIAL_SIGMA))
@@ -195,7 +196,7 @@ class BragStats(models.Model):
     last_played_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        verbose_name_plural = "Brag stats"
+        verbose_name_plural = _("Brag stats")
         constraints = [
             models.UniqueConstraint(fields=["user", "variant"], name="brag_one_row_per_variant",
                                     condition=Q(variant__isnull=False)),
@@ -228,7 +229,7 @@ class BragResult(models.Model):
     place = models.PositiveSmallIntegerField()
     players = models.PositiveSmallIntegerField()
     left_early = models.BooleanField(default=False)
-    chips = models.PositiveIntegerField(default=0, help_text="Chips at the end.")
+    chips = models.PositiveIntegerField(default=0, help_text=_("Chips at the end."))
     net_chips = models.IntegerField(default=0)
     biggest_pot = models.PositiveIntegerField(default=0)
     hands = models.PositiveSmallIntegerField(default=0)

@@ -77,3 +77,31 @@ def rate(entrants: list[Entrant]) -> list[tuple[float, float]]:
         else:
             out.append((team[0].mu, team[0].sigma))
     return out
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    """One person's shown rating before and after one game, in whole numbers.
+
+    The change is the difference of the two numbers shown, not of the stored ratings,
+    so that "1012 -> 1035" always reads "+23" beside it."""
+
+    before: int
+    after: int
+
+    @classmethod
+    def shown(cls, before: float, after: float) -> RatingChange:
+        return cls(round(before), round(after))
+
+    @property
+    def change(self) -> int:
+        return self.after - self.before
+
+    @property
+    def size(self) -> int:
+        return abs(self.change)
+
+    @property
+    def direction(self) -> str:
+        """"up", "down" or "same": said in words beside the signed number."""
+        return "up" if self.change > 0 else "down" if self.change < 0 else "same"

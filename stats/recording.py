@@ -47,7 +47,7 @@ from games.kinds import STOP_THE_BUS
 from games.models import Action, Game, GamePlayer
 
 from .models import PlayerGame, PlayerStats
-from .rating import Entrant, bot_rating, display_rating, rate
+from .rating import Entrant, RatingChange, bot_rating, display_rating, rate
 
 log = logging.getLogger(__name__)
 
@@ -320,6 +320,19 @@ def record_finished_game(game: Game, state=None) -> None:
         results = ledger.add(facts)
         PlayerStats.objects.bulk_update(rows, STAT_FIELDS)
         PlayerGame.objects.bulk_create(results)
+
+
+def rating_changes(game: Game) -> dict[int, RatingChange]:
+    """Each seat's change of its overall rating in the finished ``game`` (the Stop the Bus
+    kind's ``rating_changes``), as :func:`record_finished_game` wrote it: the people of a
+    rated game, a leaver too (they are rated at the place they left in); never a bot.
+    An unrated game costs no query."""
+    if not game.rated:
+        return {}
+    rows = (PlayerGame.objects.filter(game=game, rated=True, rating_before__isnull=False,
+                                      rating_after__isnull=False)
+            .values_list("seat", "rating_before", "rating_after"))
+    return {seat: RatingChange.shown(before, after) for seat, before, after in rows}
 
 
 def finished_games():

@@ -1,8 +1,11 @@
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.templatetags.static import static
 from django.urls import include, path
 from django.views.generic import RedirectView
 
+from accounts import views as accounts_views
+from accounts.forms import ReaderLanguagePasswordResetForm
 from accounts.language import set_language
 
 
@@ -19,6 +22,13 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("stats.urls")),
     path("accounts/", include("accounts.urls")),
+    # the table preferences' first address: pages loaded before they moved to accounts
+    # still post there, and a redirect would lose the POST
+    path("preferences/", accounts_views.preferences),
+    # the reset mail in its reader's language; the rest of the reset is Django's own
+    path("accounts/password_reset/",
+         auth_views.PasswordResetView.as_view(form_class=ReaderLanguagePasswordResetForm),
+         name="password_reset"),
     # login, logout, password_change(_done), password_reset(_done|_confirm|_complete)
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),

@@ -100,7 +100,8 @@ def test_views_of_different_seats_and_languages_never_share_a_render(table_of_th
 
 def test_after_a_move_a_process_reads_one_row(table_of_three, django_assert_num_queries):
     """A move changes the game row only: the seats, players and spectators kept under
-    the table's ``updated_at`` still hold, and the game (with its table) is one query.
+    the table's ``updated_at`` still hold (the table row too), and the game (with its
+    table's stamp) is one query.
     A change to the seats moves ``updated_at`` on, and they are read again."""
     table, (ann, ben, cat) = table_of_three
     game = table.current_game()
@@ -111,6 +112,6 @@ def test_after_a_move_a_process_reads_one_row(table_of_three, django_assert_num_
         data = render.table_data(table.pk, "second")
     assert data.state.version == game.version + 1
     actions.do_leave_table(table, ben)
-    with django_assert_num_queries(4):  # the game, then seats, players and spectators
+    with django_assert_num_queries(5):  # the game, then the table, seats, players, spectators
         data = render.table_data(table.pk, "third")
     assert data.seat_of(ben) is None

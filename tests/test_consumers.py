@@ -431,3 +431,64 @@ async def test_a_page_behind_a_busy_table_skips_to_its_newest_view():
     newest = await sync_to_async(lambda: render.board(render.table_data(table.pk), alice))()
     assert page == newest.html
     await a.disconnect()
+
+
+def _up_to_the_last_move(game_id):
+    """Play the game on (the greedy bot's moves for both people) until the next move
+    ends it; return that move's seat, its frame data and the version it is made on."""
+    from games.engine import GameState, apply
+
+    for _ in range(5000):
+        game, state = _state(game_id)
+        if state.phase == "showdown":
+            actions.do_play(game.pk, None, {"kind": "next_hand"}, game.version, by="table")
+            continue
+        move = GreedyBot(state.rules).choose(seat_view(state, state.turn))
+        after, _ = apply(GameState.from_dict(game.state), move)
+        if after.phase == "over":
+            data = move.to_dict()
+            data.pop("seat")
+            return state.turn, data, game.version
+        actions.do_play(game.pk, state.turn, move, game.version)
+    raise AssertionError("the game did not end")
+
+
+def _rating_rows(game_id):
+    from stats.models import PlayerGame
+    from stats.rating import RatingChange
+
+    return {r.seat: RatingChange.shown(r.rating_before, r.rating_after)
+            for r in PlayerGame.objects.filter(game_id=game_id)}
+
+
+async def test_the_board_sent_after_the_last_move_already_shows_the_rating_changes():
+    """The stats are written in the transaction of the game's last move, and the board
+    is announced after it commits: the first board anyone gets of the finished game
+    carries each player's rating change, with no reload."""
+    from games.regions import apply
+
+    table, game, alice, bob = await setup_two_people()
+    seat, move, version = await sync_to_async(_up_to_the_last_move)(game.pk)
+    socks = {}
+    socks[0], _, _ = await connect(alice, table.pk)
+    socks[1], _, _ = await connect(bob, table.pk)
+    pages = {}
+    for i, comm in socks.items():
+        pages[i] = apply("", (await latest(comm))[-1])
+        assert "end-ratings" not in pages[i]  # not over yet: no rating panel
+    await socks[seat].send_to(text_data=frame(**move, version=version))
+    received = {i: await latest(comm) for i, comm in socks.items()}
+    changes = await sync_to_async(_rating_rows)(game.pk)
+    assert set(changes) == {0, 1}
+    for i, messages in received.items():
+        for message in messages:  # every page a player is shown after the move
+            pages[i] = apply(pages[i], message)
+            if 'id="standings-title"' not in pages[i]:
+                continue  # not the finished game's board
+            assert '<section class="end-ratings"' in pages[i]
+            for change in changes.values():
+                assert (f'{change.before} <span class="end-ratings__arrow">&rarr;</span> '
+                        f"<strong>{change.after}</strong>") in pages[i]
+        assert 'id="standings-title"' in pages[i]
+    for comm in socks.values():
+        await comm.disconnect()

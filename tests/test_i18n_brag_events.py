@@ -105,11 +105,12 @@ def test_a_player_leaving_is_said_in_both_games_and_both_languages():
     from games.actions import bot_name_for
     from games.event_text import event_text
 
-    left = {"kind": "left", "seat": 1,
-            "text": f"ひろし left the table; {bot_name_for('ひろし')} plays their seat."}
+    bot = bot_name_for("ひろし")
+    left = {"kind": "left", "seat": 1, "data": {"bot": bot},
+            "text": f"ひろし left the table; {bot} plays their seat."}
     for say in (lambda e, v: event_text(e, NAMES, v), lambda e, v: brag_event_text(e, NAMES, v)):
         with translation.override("en-gb"):
             assert say(left, None) == left["text"] and say(left, 1) == left["text"]
         with translation.override("ja"):
             said = say(left, None)
-            assert said.startswith("ひろしがテーブルを離れ") and bot_name_for("ひろし") in said
+            assert said.startswith("ひろしがテーブルを離れ") and bot in said

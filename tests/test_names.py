@@ -2,6 +2,7 @@
 
 import pytest
 from django.urls import reverse
+from django.utils.html import escape
 
 from accounts.models import User
 from accounts.names import look_alike, reserved
@@ -94,3 +95,44 @@ def test_bidi_controls_are_refused_in_table_names(user_client):
         "name": "Friday evening", "variant": variant.pk, "seats": 3, "allow_spectators": "on"})
     assert response.status_code == 302
     assert Table.objects.filter(name="Friday evening").exists()
+
+
+# -- the reasons, in the reader's language -----------------------------------------------------
+
+REFUSED = {  # what is typed -> (the reason in English, in Japanese)
+    "admin": ("“admin” reads as something the card room itself shows (you, a card, a bot or "
+              "the staff). Pick another name.",
+              "「admin」はこのカードルーム自体が表示する言葉（あなた、カード、ボット、スタッフ）と"
+              "紛らわしい名前です。別の名前を選んでください。"),
+    "\u0430lice": ("That name looks the same as another player's name. Pick another name.",
+                   "その名前はほかのプレイヤーの名前と見分けがつきません。別の名前を選んでください。"),
+    f"eve{RTL_OVERRIDE}sdrawkcab": (
+        "Names may not contain characters that change the direction of text.",
+        "名前には文字の向きを変える文字を使えません。"),
+}
+
+
+@pytest.mark.parametrize("name", list(REFUSED))
+@pytest.mark.parametrize(("accept_language", "which"), [("ja", 1), ("en", 0)])
+def test_a_refused_name_is_explained_in_the_readers_language(client, name, accept_language,
+                                                             which):
+    UserFactory(username="alice")
+    response = client.post(SIGNUP_URL, {"username": name, "email": "new@example.com",
+                                        "password1": "stop-the-bus-2024!",
+                                        "password2": "stop-the-bus-2024!"},
+                           HTTP_ACCEPT_LANGUAGE=accept_language)
+    assert response.status_code == 200
+    assert username_errors(response) == [REFUSED[name][which]]
+    assert escape(REFUSED[name][which]) in response.content.decode()  # as the page shows it
+    assert not User.objects.filter(username=name).exists()
+
+
+def test_a_japanese_admin_adding_a_look_alike_reads_why_in_japanese(admin_client):
+    UserFactory(username="alice")
+    response = admin_client.post(reverse("admin:accounts_user_add"), {
+        "username": "\u0430lice", "email": "a2@example.com", "usable_password": "true",
+        "password1": "stop-the-bus-2024!", "password2": "stop-the-bus-2024!"},
+        HTTP_ACCEPT_LANGUAGE="ja")
+    assert response.status_code == 200
+    assert escape(REFUSED["\u0430lice"][1]) in response.content.decode()
+    assert not User.objects.filter(username="\u0430lice").exists()

@@ -107,7 +107,7 @@ def test_logged_in_pages(user_client, url, title):
 def test_base_layout_essentials(client):
     html = client.get("/").content.decode()
 
-    assert '<html lang="en">' in html
+    assert '<html lang="en-gb">' in html, "the active language: British English by default"
     assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html
     assert 'href="#main">Skip to content</a>' in html
     assert '<link rel="stylesheet" href="/static/css/site.css">' in html

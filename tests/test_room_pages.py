@@ -64,21 +64,41 @@ def test_preferences_are_remembered_per_user_and_bad_input_changes_nothing():
     user = UserFactory()
     client = signed_in(user)
     assert user.sound and not user.four_colour_deck
-    assert client.post(reverse("games:preferences"), {"sound": "off"},
+    assert client.post(reverse("accounts:preferences"), {"sound": "off"},
                        HTTP_HX_REQUEST="true").status_code == 204
     user.refresh_from_db()
     assert not user.sound and not user.four_colour_deck
-    client.post(reverse("games:preferences"), {"form": "all", "four_colour_deck": "on",
+    client.post(reverse("accounts:preferences"), {"form": "all", "four_colour_deck": "on",
                                                "next": "/accounts/profile/"})
     user.refresh_from_db()
     assert user.four_colour_deck and not user.sound
-    assert client.post(reverse("games:preferences"), {}).status_code == 400
+    assert client.post(reverse("accounts:preferences"), {}).status_code == 400
     page = client.get(reverse("games:lobby")).content.decode()
     assert 'class="deck-4"' in page and 'data-sound="off"' in page
     # an outside "next" is not followed
-    response = client.post(reverse("games:preferences"),
+    response = client.post(reverse("accounts:preferences"),
                            {"form": "all", "next": "https://example.org/"})
     assert response["Location"] == reverse("games:lobby")
+
+
+def test_preferences_live_in_accounts_and_their_first_address_still_takes_a_post():
+    """A table page loaded before the move posts its mute switch to /preferences/: the
+    switch is still saved there (a redirect would drop the POST)."""
+    user = UserFactory()
+    client = signed_in(user)
+    assert reverse("accounts:preferences") == "/accounts/preferences/"
+    assert client.post("/preferences/", {"sound": "off"},
+                       HTTP_HX_REQUEST="true").status_code == 204
+    user.refresh_from_db()
+    assert not user.sound
+    assert client.get("/preferences/").status_code == 405
+    assert Client().post("/preferences/", {"sound": "on"}).status_code == 302  # to log in
+    # the pages that send them use the new address
+    profile = client.get(reverse("accounts:profile")).content.decode()
+    assert 'action="/accounts/preferences/"' in profile
+    game = start_table_game([user], bots=["greedy"])
+    table_page = client.get(game.table.get_absolute_url()).content.decode()
+    assert 'data-preferences="/accounts/preferences/"' in table_page
 
 
 def test_the_board_marks_its_regions_keeps_the_card_contract_and_fixes_the_axe_findings():

@@ -19,6 +19,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from ..engine import GameState
 from ..engine.game import OVER, SHOWDOWN  # every kind's engine names these phases alike
@@ -32,7 +33,9 @@ RECENT_EVENTS = 40
 
 
 class Refused(Exception):
-    """A request the rules or the table do not allow. ``message`` is for the player."""
+    """A request the rules or the table do not allow. ``message`` is for the player, in
+    the language active where it was refused (a request's, a socket's: see
+    ``games.consumers``)."""
 
     def __init__(self, code: str, message: str):
         self.code = code
@@ -213,7 +216,7 @@ def user_group(user_id: int) -> str:
 
 def must_be_host(table: Table, user) -> None:
     if table.host_id != getattr(user, "pk", None):
-        raise Refused("not_host", "Only the host can do that.")
+        raise Refused("not_host", _("Only the host can do that."))
 
 
 def send_to_channel(channel: str, message: dict) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from .. import ratelimit
 from ..models import ChatMessage, Table
@@ -24,19 +26,25 @@ def do_chat(table: Table, user, text: str) -> ChatMessage:
     """A chat line at ``table``: players always, spectators if the table allows it."""
     text = clean_chat(text)
     if not text:
-        raise Refused("empty", "Write something first.")
+        raise Refused("empty", _("Write something first."))
     if not text.isprintable():  # NUL and other control characters, lone surrogates
-        raise Refused("unprintable", "That message has characters that cannot be shown.")
+        raise Refused("unprintable", _("That message has characters that cannot be shown."))
     if len(text) > ChatMessage.MAX_LENGTH:
-        raise Refused("too_long", f"Messages are at most {ChatMessage.MAX_LENGTH} characters.")
+        raise Refused("too_long", ngettext(
+            "Messages are at most %(limit)d character.",
+            "Messages are at most %(limit)d characters.", ChatMessage.MAX_LENGTH) % {
+            "limit": ChatMessage.MAX_LENGTH})
     seated = table.seat_set.filter(user=user).exists() or table.games.filter(
         players__user=user).exists()
     if not seated and not table.spectator_chat:
-        raise Refused("spectator_chat", "Only the players can chat at this table.")
+        raise Refused("spectator_chat", _("Only the players can chat at this table."))
     limit = setting("STOPBUS_CHAT_PER_MINUTE", 12)
     if not ratelimit.allow(f"chat:{user.pk}", limit, 60):
-        raise Refused("chat_rate", f"You are chatting too fast: at most {limit} messages a "
-                      "minute. Wait a few seconds.")
+        raise Refused("chat_rate", ngettext(
+            "You are chatting too fast: at most %(limit)d message a minute. Wait a few "
+            "seconds.",
+            "You are chatting too fast: at most %(limit)d messages a minute. Wait a few "
+            "seconds.", limit) % {"limit": limit})
     with transaction.atomic():
         message = ChatMessage.objects.create(table=table, game=current_game(table.pk),
                                              user=user, text=text)

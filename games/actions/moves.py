@@ -9,11 +9,13 @@ from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from ..engine import GameState, IllegalAction
 from ..engine.game import OVER, SHOWDOWN
 from ..kinds import GameKind, kind_for
 from ..models import Action, Game, GamePlayer, Seat, Table
+from ..refusals import engine_refusal
 from ..signals import game_finished
 from .base import (
     Refused,
@@ -55,16 +57,19 @@ def do_play(game_id: int, seat: int | None, data, version: int | None,
                 action = kind.action_from_dict({**data, "seat": seat}) if isinstance(
                     data, dict) else data
             except IllegalAction as exc:  # a card code that is no card, a list that is no list
-                raise Refused(exc.code, exc.message) from None
+                raise Refused(exc.code, engine_refusal(exc)) from None
             if not kind.is_action(action):
-                raise Refused("malformed", f"That is not a move of {kind.label}.")
+                raise Refused("malformed", _("That is not a move of %(game)s.") % {
+                    "game": _(kind.label)})
             if action.seat != seat:
-                raise Refused("not_yours", "You can only play for your own seat.")
+                raise Refused("not_yours", _("You can only play for your own seat."))
             if game.status != Game.Status.PLAYING:
-                raise Refused("game_over", "The game is over.")
+                raise Refused("game_over", _("The game is over."))
             if version is not None and version != game.version:
-                raise Refused("stale", "That move was made on an out-of-date view of the game "
-                              f"(version {version}, now {game.version}); it was not played.")
+                raise Refused("stale", _(
+                    "That move was made on an out-of-date view of the game (version "
+                    "%(version)d, now %(current)d); it was not played.") % {
+                    "version": version, "current": game.version})
             new_state, events = kind.apply(state_of(game), action)
             Action(game_id=game.pk, seq=new_state.version, seat=seat, payload=action.to_dict(),
                    events=[e.to_dict() for e in events], by=by).save(force_insert=True)
@@ -92,10 +97,10 @@ def do_play(game_id: int, seat: int | None, data, version: int | None,
             # the end of a game changes the table in the lobby too
             announce_table(game.table_id, new_state.version, lobby=over)
     except IllegalAction as exc:
-        raise Refused(exc.code, exc.message) from None
+        raise Refused(exc.code, engine_refusal(exc)) from None
     except IntegrityError:
-        raise Refused("stale", "Another move was played at the same moment; yours was not "
-                      "played.") from None
+        raise Refused("stale", _("Another move was played at the same moment; yours was not "
+                                 "played.")) from None
     return Played(game, new_state, events)
 
 
@@ -107,6 +112,8 @@ def _finish(game: Game, state: GameState) -> None:
         player.save(update_fields=["place"])
     Table.objects.filter(pk=game.table_id).update(status=Table.Status.FINISHED,
                                                    updated_at=timezone.now())
+    # the stats, ratings included, are written here in the last move's transaction: the
+    # board announced when it commits already shows each player's rating change
     game_finished.send(sender=Game, game=game, state=state)
 
 
@@ -116,7 +123,7 @@ def do_ready(game_id: int, seat: int) -> bool:
         game = lock_game(game_id)
         state = state_of(game)
         if state.phase != SHOWDOWN:
-            raise Refused("wrong_phase", "There is no hand to move on from.")
+            raise Refused("wrong_phase", _("There is no hand to move on from."))
         ready = set(game.ready) | {seat}
         game.ready = sorted(ready)
         Game.objects.filter(pk=game.pk).update(ready=game.ready)
@@ -135,9 +142,9 @@ def do_take_seat_back(game: Game, user) -> None:
         game = lock_game(game.pk)
         seat = Seat.objects.select_for_update().filter(table_id=game.table_id, user=user).first()
         if seat is None:
-            raise Refused("not_seated", "You are not sitting at this table.")
+            raise Refused("not_seated", _("You are not sitting at this table."))
         if not seat.away:
-            raise Refused("not_away", "You are already playing your own seat.")
+            raise Refused("not_away", _("You are already playing your own seat."))
         seat.away = False
         seat.timeouts = 0
         seat.save(update_fields=["away", "timeouts"])

@@ -14,6 +14,7 @@ from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from .. import presence as who
 from ..engine import Event
@@ -99,7 +100,7 @@ def do_leave_table(table: Table, user) -> None:
         table = lock_table(table.pk)
         seat = table.seat_set.filter(user=user).first()
         if seat is None:
-            raise Refused("not_seated", "You are not sitting at this table.")
+            raise Refused("not_seated", _("You are not sitting at this table."))
         if table.status == Table.Status.PLAYING:
             _replace_with_bot(table, seat)
         else:
@@ -140,8 +141,9 @@ def _replace_with_bot(table: Table, seat: Seat) -> None:
         player.seat]
     player.save(update_fields=["left_early", "place"])
     # the log says who left and who plays on for them (no engine version: nobody moved)
-    left = Event("left", f"{player.name} left the table; {bot_name_for(player.name)} plays "
-                 "their seat.", player.seat)
+    bot = bot_name_for(player.name)
+    left = Event("left", f"{player.name} left the table; {bot} plays their seat.", player.seat,
+                 data={"bot": bot})
     game.recent_events = recent(game.recent_events, game.version, [left])
     Game.objects.filter(pk=game.pk).update(recent_events=game.recent_events)
     schedule_after(game, state, seats_in_order(table.pk), table.turn_seconds)

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ..engine.fairness import new_seed
 from ..kinds import kind_for
 from ..models import Action, Game, GamePlayer, Seat, Table, Variant
+from ..rules_text import variant_name
 from .base import (
     Refused,
     announce_table,
@@ -31,11 +34,13 @@ def free_position(table: Table) -> int | None:
 def do_create_table(host, *, name: str, variant: Variant, seats: int, private: bool = False,
                     allow_spectators: bool = True, spectator_chat: bool = True) -> Table:
     if not variant.active:
-        raise Refused("inactive_variant", f"{variant.name} is not offered any more.")
+        raise Refused("inactive_variant", _("%(variant)s is not offered any more.") % {
+            "variant": variant_name(variant)})
     rules = variant.rules
     if not rules.min_players <= seats <= rules.max_players:
-        raise Refused("seats", f"{variant.name} is for {rules.min_players} to "
-                      f"{rules.max_players} players.")
+        raise Refused("seats", _("%(variant)s is for %(fewest)d to %(most)d players.") % {
+            "variant": variant_name(variant), "fewest": rules.min_players,
+            "most": rules.max_players})
     with transaction.atomic():
         table = Table.objects.create(
             name=name.strip() or f"{host.username}'s table", variant=variant, host=host,
@@ -51,13 +56,13 @@ def do_join_table(table: Table, user) -> Seat:
     with transaction.atomic():
         table = lock_table(table.pk)
         if table.status != Table.Status.WAITING:
-            raise Refused("started", "This game has started; you can watch it.")
+            raise Refused("started", _("This game has started; you can watch it."))
         existing = table.seat_set.filter(user=user).first()
         if existing:
             return existing
         position = free_position(table)
         if position is None:
-            raise Refused("full", "This table is full.")
+            raise Refused("full", _("This table is full."))
         seat = Seat.objects.create(table=table, position=position, user=user)
         if table.host_id is None:
             table.host = user
@@ -73,13 +78,14 @@ def do_add_bot(table: Table, by_user, level: str) -> Seat:
         table = lock_table(table.pk)
         levels = kind_for(table).bot_levels
         if level not in levels:
-            raise Refused("bot_level", "Choose a bot level: " + ", ".join(levels))
+            raise Refused("bot_level", _("Choose a bot level: %(levels)s") % {
+                "levels": ", ".join(levels)})
         must_be_host(table, by_user)
         if table.status != Table.Status.WAITING:
-            raise Refused("started", "Bots can only be added before the game starts.")
+            raise Refused("started", _("Bots can only be added before the game starts."))
         position = free_position(table)
         if position is None:
-            raise Refused("full", "This table is full.")
+            raise Refused("full", _("This table is full."))
         seat = Seat.objects.create(table=table, position=position, bot_level=level)
         table.save(update_fields=["updated_at"])
         announce_table(table.pk)
@@ -93,10 +99,10 @@ def do_remove_bot(table: Table, by_user, position: int) -> None:
         table = lock_table(table.pk)
         must_be_host(table, by_user)
         if table.status != Table.Status.WAITING:
-            raise Refused("started", "Bots can only be removed before the game starts.")
-        deleted, _ = table.seat_set.filter(position=position, user__isnull=True).delete()
+            raise Refused("started", _("Bots can only be removed before the game starts."))
+        deleted, _by_model = table.seat_set.filter(position=position, user__isnull=True).delete()
         if not deleted:
-            raise Refused("no_bot", "There is no bot in that seat.")
+            raise Refused("no_bot", _("There is no bot in that seat."))
         table.save(update_fields=["updated_at"])
         announce_table(table.pk)
 
@@ -128,27 +134,31 @@ def do_play_again(table: Table, by_user) -> Game:
     with transaction.atomic():
         table = lock_table(table.pk)
         if not table.seat_set.filter(user=by_user).exists():
-            raise Refused("not_seated", "Only players at the table can start another game.")
+            raise Refused("not_seated", _("Only players at the table can start another game."))
         if table.status != Table.Status.FINISHED:
-            raise Refused("not_finished", "The current game is not over yet.")
+            raise Refused("not_finished", _("The current game is not over yet."))
         return start_locked(table)
 
 
 def start_locked(table: Table) -> Game:
     """Deal a new game at ``table`` (its row locked by the caller)."""
     if table.status == Table.Status.PLAYING:
-        raise Refused("started", "The game has already started.")
+        raise Refused("started", _("The game has already started."))
     if table.status == Table.Status.CLOSED:
-        raise Refused("closed", "This table is closed.")
+        raise Refused("closed", _("This table is closed."))
     seats = list(table.seat_set.select_related("user").order_by("position"))
     rules = table.variant.rules
     if len(seats) < rules.min_players:
-        raise Refused("too_few", f"{table.variant.name} needs at least {rules.min_players} "
-                      "players.")
+        raise Refused("too_few", ngettext(
+            "%(variant)s needs at least %(count)d player.",
+            "%(variant)s needs at least %(count)d players.", rules.min_players) % {
+            "variant": variant_name(table.variant), "count": rules.min_players})
     # a table opened before its variant's limits were narrowed may hold more seats
     if len(seats) > rules.max_players:
-        raise Refused("too_many", f"{table.variant.name} is for at most {rules.max_players} "
-                      "players.")
+        raise Refused("too_many", ngettext(
+            "%(variant)s is for at most %(count)d player.",
+            "%(variant)s is for at most %(count)d players.", rules.max_players) % {
+            "variant": variant_name(table.variant), "count": rules.max_players})
     seed = new_seed()
     names = [seat.display_name for seat in seats]
     state, events = kind_for(table).new_game(rules, names, seed)

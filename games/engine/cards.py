@@ -43,7 +43,13 @@ _CARD_BY_CODE = {code: card for card, code in enumerate(CODES)}
 
 
 class CardError(ValueError):
-    """A text that is not a card code."""
+    """A text that is not a card code. ``text`` is it as written (``repr``); ``reason``
+    names the sentence for readers of other languages (see ``IllegalAction``)."""
+
+    def __init__(self, message: str, text: str = "", reason: str = "not_a_card"):
+        self.text = text
+        self.reason = reason
+        super().__init__(message)
 
 
 def card(rank: int, suit: int) -> int:
@@ -63,17 +69,19 @@ def parse_card(text: str) -> int:
     if isinstance(text, int) and not isinstance(text, bool) and 0 <= text < 52:
         return text
     if not isinstance(text, str):
-        raise CardError(f"{text!r} is not a card code")
+        raise CardError(f"{text!r} is not a card code", repr(text))
     cleaned = text.strip().upper()
     found = _CARD_BY_CODE.get(cleaned)
     if found is not None:
         return found
     if len(cleaned) < 2:
-        raise CardError(f"{text!r} is not a card code (expected something like QS, 10H or AD)")
+        raise CardError(f"{text!r} is not a card code (expected something like QS, 10H or AD)",
+                        repr(text), "not_a_card_code")
     rank = _RANK_BY_TEXT.get(cleaned[:-1])
     suit = _SUIT_BY_TEXT.get(cleaned[-1])
     if rank is None or suit is None:
-        raise CardError(f"{text!r} is not a card code (expected something like QS, 10H or AD)")
+        raise CardError(f"{text!r} is not a card code (expected something like QS, 10H or AD)",
+                        repr(text), "not_a_card_code")
     return card(rank, suit)
 
 

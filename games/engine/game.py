@@ -45,7 +45,7 @@ import itertools
 from dataclasses import dataclass, field
 
 from . import fairness
-from .cards import CODES, parse_card
+from .cards import CODES, CardError, parse_card
 from .rules import HouseRules
 
 SWAP = "swap"
@@ -72,11 +72,20 @@ def ordinal(n: int) -> str:
 
 
 class IllegalAction(ValueError):
-    """An action the rules do not allow now. ``code`` is stable; the message is for people."""
+    """An action the rules do not allow now.
 
-    def __init__(self, code: str, message: str):
+    ``code`` is stable: what kind of refusal it is (callers branch on it). ``message``
+    says it in English. ``reason`` names the sentence (several share a code, "bad_swap"
+    say; it is the code where one sentence has it alone) and ``params`` hold what the
+    sentence names, so that the site can say it in its reader's language without the
+    engine knowing any (``games/refusals.py``).
+    """
+
+    def __init__(self, code: str, message: str, reason: str | None = None, **params):
         self.code = code
         self.message = message
+        self.reason = reason or code
+        self.params = params
         super().__init__(message)
 
 
@@ -107,24 +116,26 @@ class Action:
     def from_dict(cls, data) -> Action:
         """Parse untrusted input; anything malformed raises IllegalAction('malformed')."""
         if not isinstance(data, dict):
-            raise IllegalAction("malformed", "An action must be an object.")
+            raise IllegalAction("malformed", "An action must be an object.", "not_an_object")
         kind = data.get("kind")
         if kind not in ACTION_KINDS:
-            raise IllegalAction("malformed", f"Unknown action {str(kind)[:40]!r}.")
+            raise IllegalAction("malformed", f"Unknown action {str(kind)[:40]!r}.",
+                                "unknown_action", kind=repr(str(kind)[:40]))
         seat = data.get("seat")
         if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
-            raise IllegalAction("malformed", "The seat must be a number.")
+            raise IllegalAction("malformed", "The seat must be a number.", "seat_not_a_number")
 
         def card_list(key: str) -> tuple[int, ...]:
             raw = data.get(key, [])
             if isinstance(raw, str):
                 raw = [raw]
             if not isinstance(raw, list | tuple) or len(raw) > 3:
-                raise IllegalAction("malformed", f"'{key}' must be a list of up to 3 cards.")
+                raise IllegalAction("malformed", f"'{key}' must be a list of up to 3 cards.",
+                                    "not_a_card_list", field=key)
             try:
                 return tuple(parse_card(c) for c in raw)
-            except ValueError as exc:
-                raise IllegalAction("malformed", str(exc)) from None
+            except CardError as exc:
+                raise IllegalAction("malformed", str(exc), exc.reason, text=exc.text) from None
 
         positions = data.get("positions", [])
         if (
@@ -132,10 +143,11 @@ class Action:
             or len(positions) > 3
             or not all(isinstance(p, int) and not isinstance(p, bool) for p in positions)
         ):
-            raise IllegalAction("malformed", "'positions' must be a list of up to 3 numbers.")
+            raise IllegalAction("malformed", "'positions' must be a list of up to 3 numbers.",
+                                "not_a_position_list")
         stop = data.get("stop", False)
         if not isinstance(stop, bool):
-            raise IllegalAction("malformed", "'stop' must be true or false.")
+            raise IllegalAction("malformed", "'stop' must be true or false.", "stop_not_a_flag")
         return cls(kind, seat, card_list("give"), card_list("take"), tuple(positions), stop)
 
 
@@ -403,7 +415,7 @@ def new_game(rules: HouseRules, names, seed: bytes | None = None) -> tuple[GameS
     if not rules.min_players <= n <= rules.max_players:
         raise IllegalAction(
             "players", f"These rules are for {rules.min_players} to {rules.max_players} "
-            f"players, not {n}.")
+            f"players, not {n}.", fewest=rules.min_players, most=rules.max_players, count=n)
     if seed is None:
         seed = fairness.new_seed()
     s = GameState.__new__(GameState)
@@ -534,23 +546,26 @@ _FIELDS = {
 def check(s: GameState, action: Action) -> None:
     """Raise IllegalAction if ``action`` is not allowed in ``s``; never changes ``s``."""
     if not isinstance(action, Action) or action.kind not in _HANDLERS:
-        raise IllegalAction("malformed", "Not an action.")
+        raise IllegalAction("malformed", "Not an action.", "not_an_action")
     allowed = _FIELDS.get(action.kind, set())
     for name in ("give", "take", "positions", "stop"):
         if getattr(action, name) and name not in allowed:
             raise IllegalAction("malformed", f"A {action.kind.replace('_', ' ')} takes no "
-                                f"'{name}'.")
+                                f"'{name}'.", "field_not_taken",
+                                kind=action.kind.replace('_', ' '), field=name)
     if s.phase == OVER:
         raise IllegalAction("game_over", "The game is over.")
     if action.kind == NEXT_HAND:
         if action.seat is not None:
             raise IllegalAction("not_yours", "The next deal is the table's to make, not a "
-                                "player's.")
+                                "player's.", "next_deal_not_yours")
         if s.phase != SHOWDOWN:
-            raise IllegalAction("wrong_phase", "The hand is still being played.")
+            raise IllegalAction("wrong_phase", "The hand is still being played.",
+                                "hand_in_play")
         return
     if s.phase == SHOWDOWN:
-        raise IllegalAction("wrong_phase", "The hand is over: wait for the next deal.")
+        raise IllegalAction("wrong_phase", "The hand is over: wait for the next deal.",
+                            "hand_over")
     seat = action.seat
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(s.names):
         raise IllegalAction("not_seated", "There is no such seat at this table.")
@@ -558,7 +573,8 @@ def check(s: GameState, action: Action) -> None:
         raise IllegalAction("out", "You are out of the game.")
     if seat != s.turn:
         raise IllegalAction("not_your_turn",
-                            f"It is not your turn: it is {s.names[s.turn]}'s turn.")
+                            f"It is not your turn: it is {s.names[s.turn]}'s turn.",
+                            name=s.names[s.turn])
 
     rules = s.rules
     kind = action.kind
@@ -568,25 +584,29 @@ def check(s: GameState, action: Action) -> None:
     if s.phase == DEALER_SWAP_PHASE:
         if kind != DEALER_SWAP:
             raise IllegalAction("wrong_phase", "First decide whether to swap cards unseen with "
-                                "the middle before looking at your hand.")
+                                "the middle before looking at your hand.", "dealer_swap_first")
         positions, take = action.positions, action.take
         if len(positions) != len(take):
-            raise IllegalAction("bad_swap", "Choose as many middle cards as places in your hand.")
+            raise IllegalAction("bad_swap", "Choose as many middle cards as places in your hand.",
+                                "swap_positions_count")
         if len(set(positions)) != len(positions) or any(not 0 <= p < 3 for p in positions):
-            raise IllegalAction("bad_swap", "Choose different places in your hand, 1 to 3.")
+            raise IllegalAction("bad_swap", "Choose different places in your hand, 1 to 3.",
+                                "swap_positions_repeated")
         _check_from_widow(s, take)
         return
     if kind == DEALER_SWAP:
-        raise IllegalAction("wrong_phase", "Only the dealer, before looking, may swap unseen.")
+        raise IllegalAction("wrong_phase", "Only the dealer, before looking, may swap unseen.",
+                            "dealer_swap_only")
 
     if s.pending is not None:
         if kind != DISCARD:
             raise IllegalAction("must_discard", "You have drawn: now discard one card.")
         if len(action.give) != 1:
-            raise IllegalAction("malformed", "Discard exactly one card.")
+            raise IllegalAction("malformed", "Discard exactly one card.", "discard_one")
         card = action.give[0]
         if card not in hand:
-            raise IllegalAction("card_not_in_hand", f"{CODES[card]} is not in your hand.")
+            raise IllegalAction("card_not_in_hand", f"{CODES[card]} is not in your hand.",
+                                card=CODES[card])
         if s.pending_from_discard and card == s.pending:
             raise IllegalAction("same_discard", "You must discard a different card than the "
                                 "discard you took.")
@@ -596,35 +616,42 @@ def check(s: GameState, action: Action) -> None:
         raise IllegalAction("must_draw", "Draw from the stock or take the discard first.")
     if kind == STOP:
         if s.stopper is not None:
-            raise IllegalAction("already_stopped", f"The bus is already stopped by "
-                                f"{s.names[s.stopper]}." if stop_word == "stop the bus"
-                                else f"{s.names[s.stopper]} has already knocked.")
+            if stop_word == "stop the bus":
+                raise IllegalAction("already_stopped", f"The bus is already stopped by "
+                                    f"{s.names[s.stopper]}.", name=s.names[s.stopper])
+            raise IllegalAction("already_stopped", f"{s.names[s.stopper]} has already knocked.",
+                                "already_knocked", name=s.names[s.stopper])
         return
     if kind == PASS:
         if s.stopper is None and not rules.may_pass:
-            raise IllegalAction("pass_not_allowed", "Passing is allowed only after the bus "
-                                "has stopped." if stop_word == "stop the bus"
-                                else "Passing is allowed only after someone has knocked.")
+            if stop_word == "stop the bus":
+                raise IllegalAction("pass_not_allowed", "Passing is allowed only after the bus "
+                                    "has stopped.")
+            raise IllegalAction("pass_not_allowed", "Passing is allowed only after someone "
+                                "has knocked.", "pass_before_knock")
         return
     if kind == SWAP:
         if rules.exchange != "widow":
             raise IllegalAction("wrong_exchange", "At this table you draw and discard; there "
-                                "is no widow to swap with.")
+                                "is no widow to swap with.", "no_widow")
         give, take = action.give, action.take
         if not give or len(give) != len(take):
             raise IllegalAction("bad_swap", "Swap as many cards from your hand as you take "
-                                "from the middle.")
+                                "from the middle.", "swap_count")
         if len(give) > rules.swap_limit:
             raise IllegalAction("swap_limit", f"You may swap at most {rules.swap_limit} "
-                                f"card{'s' if rules.swap_limit > 1 else ''} in a turn.")
+                                f"card{'s' if rules.swap_limit > 1 else ''} in a turn.",
+                                limit=rules.swap_limit)
         if len(give) == 3 and s.three_swapped[seat]:
             raise IllegalAction("three_swap_used", "You have already swapped three cards at "
                                 "once this hand.")
         if len(set(give)) != len(give):
-            raise IllegalAction("bad_swap", "Choose different cards from your hand.")
+            raise IllegalAction("bad_swap", "Choose different cards from your hand.",
+                                "swap_hand_repeated")
         for card in give:
             if card not in hand:
-                raise IllegalAction("card_not_in_hand", f"{CODES[card]} is not in your hand.")
+                raise IllegalAction("card_not_in_hand", f"{CODES[card]} is not in your hand.",
+                                card=CODES[card])
         _check_from_widow(s, take)
         if action.stop:
             if not rules.stop_after_swap:
@@ -632,26 +659,29 @@ def check(s: GameState, action: Action) -> None:
                                     "in the same turn.")
             if s.stopper is not None:
                 raise IllegalAction("already_stopped", f"The bus is already stopped by "
-                                    f"{s.names[s.stopper]}.")
+                                    f"{s.names[s.stopper]}.", name=s.names[s.stopper])
         return
     if kind in (DRAW, TAKE_DISCARD):
         if rules.exchange != "stock":
             raise IllegalAction("wrong_exchange", "At this table you swap with the widow; "
-                                "there is no stock.")
+                                "there is no stock.", "no_stock")
         if kind == DRAW and not s.stock:
             raise IllegalAction("stock_empty", "The stock is empty.")
         if kind == TAKE_DISCARD and not s.discard:
             raise IllegalAction("no_discard", "The discard pile is empty.")
         return
-    raise IllegalAction("malformed", f"Unknown action {kind!r}.")
+    raise IllegalAction("malformed", f"Unknown action {kind!r}.", "unknown_action",
+                        kind=repr(kind))
 
 
 def _check_from_widow(s: GameState, take) -> None:
     if len(set(take)) != len(take):
-        raise IllegalAction("bad_swap", "Choose different cards from the middle.")
+        raise IllegalAction("bad_swap", "Choose different cards from the middle.",
+                            "swap_widow_repeated")
     for card in take:
         if card not in s.widow:
-            raise IllegalAction("not_in_widow", f"{CODES[card]} is not in the middle.")
+            raise IllegalAction("not_in_widow", f"{CODES[card]} is not in the middle.",
+                                card=CODES[card])
 
 
 def legal_actions(s: GameState, seat: int | None) -> list[Action]:

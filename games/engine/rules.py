@@ -30,8 +30,21 @@ MAX_TARGET_POINTS = 50
 MAX_CHIPS = 1000
 
 
+class Problem(str):
+    """One thing wrong with a set of rules, in English, that also names its sentence
+    (``reason``) and what the sentence names (``params``): the site says it again in
+    its reader's language (``games/refusals.py``), as it does an ``IllegalAction``."""
+
+    def __new__(cls, message: str, reason: str, **params):
+        self = super().__new__(cls, message)
+        self.reason = reason
+        self.params = params
+        return self
+
+
 class RulesError(ValueError):
-    """Impossible house rules. ``errors`` maps a field name (or ``"__all__"``) to messages."""
+    """Impossible house rules. ``errors`` maps a field name (or ``"__all__"``) to messages
+    (each a :class:`Problem`)."""
 
     def __init__(self, errors: dict[str, list[str]]):
         self.errors = errors
@@ -58,12 +71,16 @@ def player_limit_problems(min_players: int, max_players: int, game: str,
     """What is wrong with ``min_players``..``max_players`` for a game played by fewest..most."""
     errors: dict[str, list[str]] = {}
     span = f"{game} is for {fewest} to {most} players"
+    limits = {"game": game, "fewest": fewest, "most": most}
     if not fewest <= min_players <= most:
-        errors["min_players"] = [f"{span}: the fewest cannot be {min_players}."]
+        errors["min_players"] = [Problem(f"{span}: the fewest cannot be {min_players}.",
+                                         "fewest_out_of_range", value=min_players, **limits)]
     if not fewest <= max_players <= most:
-        errors["max_players"] = [f"{span}: the most cannot be {max_players}."]
+        errors["max_players"] = [Problem(f"{span}: the most cannot be {max_players}.",
+                                         "most_out_of_range", value=max_players, **limits)]
     elif max_players < min_players:
-        errors["max_players"] = ["The most players cannot be fewer than the fewest."]
+        errors["max_players"] = [Problem("The most players cannot be fewer than the fewest.",
+                                         "most_below_fewest")]
     return errors
 
 
@@ -136,8 +153,8 @@ def rule_problems(rules) -> dict[str, list[str]]:
     """Every problem with a set of rules (any object with the rule attributes)."""
     errors: dict[str, list[str]] = {}
 
-    def problem(field: str, message: str) -> None:
-        errors.setdefault(field, []).append(message)
+    def problem(field: str, message: str, reason: str, **params) -> None:
+        errors.setdefault(field, []).append(Problem(message, reason, **params))
 
     choices = {
         "exchange": EXCHANGES,
@@ -149,56 +166,66 @@ def rule_problems(rules) -> dict[str, list[str]]:
     for field, allowed in choices.items():
         value = getattr(rules, field)
         if value not in allowed:
-            problem(field, f"{value!r} is not one of: {', '.join(allowed)}.")
+            problem(field, f"{value!r} is not one of: {', '.join(allowed)}.", "not_one_of",
+                    value=repr(value), allowed=", ".join(allowed))
     for field in ("threes_high", "thirty_one", "blitz", "blitz_prials", "may_pass",
                   "stop_after_swap", "dealer_blind_swap", "floating"):
         if not isinstance(getattr(rules, field), bool):
-            problem(field, "Must be on or off.")
+            problem(field, "Must be on or off.", "on_or_off")
     ints = ("swap_limit", "starting_lives", "stopper_penalty", "target_points",
             "starting_chips", "min_players", "max_players")
     for field in ints:
         value = getattr(rules, field)
         if not isinstance(value, int) or isinstance(value, bool):
-            problem(field, "Must be a whole number.")
+            problem(field, "Must be a whole number.", "whole_number")
     if errors:
         return errors
 
     if rules.blitz and not rules.thirty_one:
-        problem("blitz", "Blitz needs thirty-one hands: turn on 'thirty_one' first.")
+        problem("blitz", "Blitz needs thirty-one hands: turn on 'thirty_one' first.",
+                "blitz_needs_thirty_one")
     if rules.blitz_prials and not rules.blitz:
-        problem("blitz_prials", "Blitz prials need blitz to be on.")
+        problem("blitz_prials", "Blitz prials need blitz to be on.",
+                "blitz_prials_need_blitz")
     if rules.thirty_one and rules.ranking != "brag":
-        problem("thirty_one", "Thirty-one is a Brag hand; Commerce hands have no thirty-one.")
+        problem("thirty_one", "Thirty-one is a Brag hand; Commerce hands have no thirty-one.",
+                "thirty_one_not_commerce")
 
     if not 1 <= rules.swap_limit <= 3:
-        problem("swap_limit", "A player can swap 1, 2 or 3 cards in a turn.")
+        problem("swap_limit", "A player can swap 1, 2 or 3 cards in a turn.",
+                "swap_limit_range")
     elif rules.swap_limit > 1 and rules.exchange != "widow":
-        problem("swap_limit", "Swapping several cards needs the widow exchange.")
+        problem("swap_limit", "Swapping several cards needs the widow exchange.",
+                "several_swaps_need_widow")
     if rules.dealer_blind_swap and rules.exchange != "widow":
         problem("dealer_blind_swap", "The dealer's unseen swap is with the widow: "
-                "it needs the widow exchange.")
+                "it needs the widow exchange.", "blind_swap_needs_widow")
     if rules.stop_after_swap and rules.exchange != "widow":
         problem("stop_after_swap", "Swapping and then stopping is a widow rule; with the stock "
-                "a player who stops does not draw.")
+                "a player who stops does not draw.", "stop_after_swap_needs_widow")
 
     if not 1 <= rules.starting_lives <= MAX_LIVES:
-        problem("starting_lives", f"Players start with 1 to {MAX_LIVES} lives.")
+        problem("starting_lives", f"Players start with 1 to {MAX_LIVES} lives.",
+                "starting_lives_range", most=MAX_LIVES)
     if not 1 <= rules.stopper_penalty <= MAX_LIVES:
-        problem("stopper_penalty", f"The stopper's penalty is 1 to {MAX_LIVES} lives.")
+        problem("stopper_penalty", f"The stopper's penalty is 1 to {MAX_LIVES} lives.",
+                "stopper_penalty_range", most=MAX_LIVES)
     if rules.target_points < 1:
         problem("target_points", f"A target of {rules.target_points} points would end the "
-                "game before it starts: it must be at least 1.")
+                "game before it starts: it must be at least 1.", "target_too_low",
+                target=rules.target_points)
     elif rules.target_points > MAX_TARGET_POINTS:
-        problem("target_points", f"The target is at most {MAX_TARGET_POINTS} points.")
+        problem("target_points", f"The target is at most {MAX_TARGET_POINTS} points.",
+                "target_too_high", most=MAX_TARGET_POINTS)
     if not 1 <= rules.starting_chips <= MAX_CHIPS:
-        problem("starting_chips", f"Players start with 1 to {MAX_CHIPS} chips.")
+        problem("starting_chips", f"Players start with 1 to {MAX_CHIPS} chips.",
+                "starting_chips_range", most=MAX_CHIPS)
 
     family = family_of(rules.ranking)
     for field, messages in player_limit_problems(
             rules.min_players, rules.max_players, GAME_NAMES[family],
             *PLAYER_RANGES[family]).items():
-        for message in messages:
-            problem(field, message)
+        errors.setdefault(field, []).extend(messages)
     return errors
 
 

@@ -115,18 +115,20 @@ class BragAction(NamedTuple):
     def from_dict(cls, data) -> BragAction:
         """Parse untrusted input; anything malformed raises IllegalAction('malformed')."""
         if not isinstance(data, dict):
-            raise IllegalAction("malformed", "An action must be an object.")
+            raise IllegalAction("malformed", "An action must be an object.", "not_an_object")
         kind = data.get("kind")
         if kind not in ACTION_KINDS:
-            raise IllegalAction("malformed", f"Unknown action {str(kind)[:40]!r}.")
+            raise IllegalAction("malformed", f"Unknown action {str(kind)[:40]!r}.",
+                                "unknown_action", kind=repr(str(kind)[:40]))
         seat = data.get("seat")
         if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
-            raise IllegalAction("malformed", "The seat must be a number.")
+            raise IllegalAction("malformed", "The seat must be a number.", "seat_not_a_number")
         stake = data.get("stake")
         if isinstance(stake, str) and stake.strip().isdigit() and len(stake.strip()) < 10:
             stake = int(stake.strip())  # form fields arrive as text
         if stake is not None and (not isinstance(stake, int) or isinstance(stake, bool)):
-            raise IllegalAction("malformed", "The stake must be a whole number of chips.")
+            raise IllegalAction("malformed", "The stake must be a whole number of chips.",
+                                "stake_not_a_number")
         return cls(kind, seat, stake)
 
 
@@ -428,7 +430,8 @@ def new_game(rules: BragRules, names, seed: bytes | None = None, *, dealer: int 
     n = len(names)
     if not rules.min_players <= n <= rules.max_players:
         raise IllegalAction("players", f"These rules are for {rules.min_players} to "
-                            f"{rules.max_players} players, not {n}.")
+                            f"{rules.max_players} players, not {n}.",
+                            fewest=rules.min_players, most=rules.max_players, count=n)
     if seed is None:
         seed = fairness.new_seed()
     s = BragState.__new__(BragState)
@@ -472,7 +475,7 @@ def new_game(rules: BragRules, names, seed: bytes | None = None, *, dealer: int 
         ))
     else:
         if not isinstance(dealer, int) or not 0 <= dealer < n:
-            raise IllegalAction("not_seated", "There is no such seat to deal.")
+            raise IllegalAction("not_seated", "There is no such seat to deal.", "no_such_dealer")
         s.cut = []
         s.fairness = []
         s.dealer = dealer
@@ -480,7 +483,8 @@ def new_game(rules: BragRules, names, seed: bytes | None = None, *, dealer: int 
     if pack is not None:
         chosen = [parse_card(c) for c in pack]
         if sorted(chosen) != list(range(52)):
-            raise IllegalAction("malformed", "A chosen pack must hold each of the 52 cards once.")
+            raise IllegalAction("malformed", "A chosen pack must hold each of the 52 cards once.",
+                                "not_a_pack")
     _deal(s, events, chosen)
     return s, events
 
@@ -542,21 +546,24 @@ def _deal(s: BragState, events: list[Event], chosen=None) -> None:
 def check(s: BragState, action: BragAction) -> None:
     """Raise IllegalAction if ``action`` is not allowed in ``s``; never changes ``s``."""
     if not isinstance(action, BragAction) or action.kind not in _HANDLERS:
-        raise IllegalAction("malformed", "Not an action.")
+        raise IllegalAction("malformed", "Not an action.", "not_an_action")
     kind = action.kind
     if action.stake is not None and kind != BET:
-        raise IllegalAction("malformed", f"A {kind.replace('_', ' ')} takes no stake.")
+        raise IllegalAction("malformed", f"A {kind.replace('_', ' ')} takes no stake.",
+                            "stake_not_taken", kind=kind.replace('_', ' '))
     if s.phase == OVER:
         raise IllegalAction("game_over", "The game is over.")
     if kind == NEXT_HAND:
         if action.seat is not None:
             raise IllegalAction("not_yours", "The next deal is the table's to make, not a "
-                                "player's.")
+                                "player's.", "next_deal_not_yours")
         if s.phase != SHOWDOWN:
-            raise IllegalAction("wrong_phase", "The hand is still being played.")
+            raise IllegalAction("wrong_phase", "The hand is still being played.",
+                                "hand_in_play")
         return
     if s.phase == SHOWDOWN:
-        raise IllegalAction("wrong_phase", "The hand is over: wait for the next deal.")
+        raise IllegalAction("wrong_phase", "The hand is over: wait for the next deal.",
+                            "hand_over")
     seat = action.seat
     if seat.__class__ is not int or not 0 <= seat < len(s.status):
         raise IllegalAction("not_seated", "There is no such seat at this table.")
@@ -569,7 +576,7 @@ def check(s: BragState, action: BragAction) -> None:
                                 "it is dealt.")
         if status == FOLDED:
             raise IllegalAction("folded", "You folded: your cards went unseen to the bottom "
-                                "of the pack.")
+                                "of the pack.", "folded_unseen")
         if s.seen[seat]:
             raise IllegalAction("already_seen", "You have already looked at your cards.")
         return
@@ -579,7 +586,8 @@ def check(s: BragState, action: BragAction) -> None:
         raise IllegalAction("covered", "You covered the pot: the others play on without you.")
     if seat != s.turn:
         raise IllegalAction("not_your_turn",
-                            f"It is not your turn: it is {s.names[s.turn]}'s turn.")
+                            f"It is not your turn: it is {s.names[s.turn]}'s turn.",
+                            name=s.names[s.turn])
     if kind == FOLD:
         return
     blind = not s.seen[seat]
@@ -590,41 +598,48 @@ def check(s: BragState, action: BragAction) -> None:
         if low_cost <= chips:
             raise IllegalAction("cover_not_allowed", f"You can still pay the smallest bet "
                                 f"({_chips(low_cost)}): you may cover the pot only when you "
-                                "cannot.")
+                                "cannot.", cost=low_cost)
         return
     if kind == BET:
         stake = action.stake
         if not isinstance(stake, int) or isinstance(stake, bool):
-            raise IllegalAction("malformed", "Name a stake: a whole number of chips.")
+            raise IllegalAction("malformed", "Name a stake: a whole number of chips.",
+                                "no_stake")
         if low_cost > chips:
             raise IllegalAction("cannot_afford", f"The smallest bet costs you "
                                 f"{_chips(low_cost)} and you have {chips}: fold or cover "
-                                "the pot.")
+                                "the pot.", cost=low_cost, chips=chips)
         if stake < low:
-            raise IllegalAction("stake_too_low", f"The stake must be at least {low}.")
+            raise IllegalAction("stake_too_low", f"The stake must be at least {low}.",
+                                lowest=low)
         high = s.max_stake()
         if stake > high:
-            raise IllegalAction("stake_too_high", f"The stake may be at most {high}.")
+            raise IllegalAction("stake_too_high", f"The stake may be at most {high}.",
+                                highest=high)
         cost = cost_of(stake, blind)
         if cost > chips:
             raise IllegalAction("not_enough_chips", f"A stake of {stake} costs you "
-                                f"{_chips(cost)} and you have {chips}.")
+                                f"{_chips(cost)} and you have {chips}.", "stake_costs_too_much",
+                                stake=stake, cost=cost, chips=chips)
         return
     if kind == SEE:
         betting = s.betting
         if len(betting) != 2:
+            verb = "is" if len(betting) == 1 else "are"
             raise IllegalAction("see_not_allowed", "You may see only when two players are "
-                                f"still betting ({len(betting)} are).")
+                                f"still betting ({len(betting)} {verb}).", count=len(betting))
         other = betting[0] if betting[1] == seat else betting[1]
         if not blind and not s.seen[other]:
             raise IllegalAction("blind_man", f"You can't see a blind man: {s.names[other]} "
-                                "has not looked at their cards.")
+                                "has not looked at their cards.", name=s.names[other])
         cost = 2 * low_cost
         if cost > chips:
             raise IllegalAction("not_enough_chips", f"Seeing costs you {_chips(cost)} and "
-                                f"you have {chips}.")
+                                f"you have {chips}.", "seeing_costs_too_much",
+                                cost=cost, chips=chips)
         return
-    raise IllegalAction("malformed", f"Unknown action {kind!r}.")
+    raise IllegalAction("malformed", f"Unknown action {kind!r}.", "unknown_action",
+                        kind=repr(kind))
 
 
 # tuple.__new__ skips the named tuple's Python-level __new__: legal_actions runs for

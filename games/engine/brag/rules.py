@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 
 from ..ranking import RankingConfig, ranking_for
-from ..rules import ACE_LOW_RUNS, Preset, RulesError
+from ..rules import ACE_LOW_RUNS, Preset, Problem, RulesError
 
 BETTINGS = {"limit": "Limit", "pot_limit": "Pot limit"}
 SHUFFLES = {
@@ -93,49 +93,56 @@ def brag_rule_problems(rules) -> dict[str, list[str]]:
     """Every problem with a set of Brag rules (any object with the rule attributes)."""
     errors: dict[str, list[str]] = {}
 
-    def problem(field: str, message: str) -> None:
-        errors.setdefault(field, []).append(message)
+    def problem(field: str, message: str, reason: str, **params) -> None:
+        errors.setdefault(field, []).append(Problem(message, reason, **params))
 
     for field, allowed in (("betting", BETTINGS), ("shuffle", SHUFFLES),
                            ("ace_low_run", ACE_LOW_RUNS)):
         value = getattr(rules, field)
         if not isinstance(value, str) or value not in allowed:
-            problem(field, f"{value!r} is not one of: {', '.join(allowed)}.")
+            problem(field, f"{value!r} is not one of: {', '.join(allowed)}.", "not_one_of",
+                    value=repr(value), allowed=", ".join(allowed))
     for field in ("blind_play", "threes_high"):
         if not isinstance(getattr(rules, field), bool):
-            problem(field, "Must be on or off.")
+            problem(field, "Must be on or off.", "on_or_off")
     for field in ("starting_chips", "ante", "min_bet", "max_bet", "max_raise", "max_hands",
                   "min_players", "max_players"):
         value = getattr(rules, field)
         if not isinstance(value, int) or isinstance(value, bool):
-            problem(field, "Must be a whole number.")
+            problem(field, "Must be a whole number.", "whole_number")
     if errors:
         return errors
 
     if not 1 <= rules.starting_chips <= MAX_CHIPS:
-        problem("starting_chips", f"Players start with 1 to {MAX_CHIPS} chips.")
+        problem("starting_chips", f"Players start with 1 to {MAX_CHIPS} chips.",
+                "starting_chips_range", most=MAX_CHIPS)
     if rules.ante < 1:
-        problem("ante", "The ante is at least 1 chip.")
+        problem("ante", "The ante is at least 1 chip.", "ante_too_low")
     elif rules.ante > rules.starting_chips:
         problem("ante", f"An ante of {rules.ante} is more than the {rules.starting_chips} "
-                "chips everyone starts with.")
+                "chips everyone starts with.", "ante_above_chips", ante=rules.ante,
+                chips=rules.starting_chips)
     if rules.min_bet < 1:
-        problem("min_bet", "The smallest stake is at least 1 chip.")
+        problem("min_bet", "The smallest stake is at least 1 chip.", "min_bet_too_low")
     if rules.max_bet < rules.min_bet:
         problem("max_bet", f"The largest opening stake ({rules.max_bet}) cannot be below "
-                f"the smallest ({rules.min_bet}).")
+                f"the smallest ({rules.min_bet}).", "max_bet_below_min",
+                largest=rules.max_bet, smallest=rules.min_bet)
     if rules.max_raise < 1:
-        problem("max_raise", "A raise is at least 1 chip.")
+        problem("max_raise", "A raise is at least 1 chip.", "raise_too_low")
     if not 0 <= rules.max_hands <= MAX_HANDS:
         problem("max_hands", f"Play 1 to {MAX_HANDS} hands, or 0 to play until one player "
-                "has every chip.")
+                "has every chip.", "max_hands_range", most=MAX_HANDS)
     if rules.min_players < MIN_PLAYERS:
-        problem("min_players", f"It takes at least {MIN_PLAYERS} players.")
+        problem("min_players", f"It takes at least {MIN_PLAYERS} players.",
+                "min_players_too_low", fewest=MIN_PLAYERS)
     if rules.max_players > MAX_PLAYERS:
         problem("max_players", f"Brag is for at most {MAX_PLAYERS} players "
-                f"({rules.max_players} asked).")
+                f"({rules.max_players} asked).", "brag_max_players", most=MAX_PLAYERS,
+                asked=rules.max_players)
     if rules.max_players < rules.min_players:
-        problem("max_players", "The most players cannot be fewer than the fewest.")
+        problem("max_players", "The most players cannot be fewer than the fewest.",
+                "most_below_fewest")
     return errors
 
 

@@ -1,0 +1,234 @@
+"""The games' admin read by an admin whose language is Japanese.
+
+Django's own admin texts come translated by Django. Ours must be Japanese too: a
+variant's field labels and groups of house rules, its rules in words, the list's
+columns, the actions and their messages, and the variant lab (its form, its errors
+and its figures, down to the report as text). What stays as it is in every language
+is taken out before looking for English: names (variants, the admin user), the
+bots' level codes an admin types in a line-up ("greedy,random"), the command's
+name, and the names of the models and of other projects' apps (the models' own
+names belong to games/models.py, not to the admin).
+"""
+
+import pytest
+from django.apps import apps
+from django.contrib import admin
+from django.urls import reverse
+from django.utils import translation
+from django.utils.html import escape
+from django.utils.text import capfirst
+
+from games.admin import FIELD_LABELS, SECTION_TITLES, kind_fieldsets
+from games.engine import PRESETS
+from games.engine.brag import BRAG_PRESETS
+from games.kinds import KINDS
+from games.lab import run_lab
+from games.models import Variant
+from tests.test_i18n_events import english_left
+from tests.test_i18n_site_pages import english_on_page
+from tests.test_variants_admin import form_data
+
+pytestmark = pytest.mark.django_db
+
+OUR_APPS = {"games", "stats", "accounts"}
+LEVEL_CODES = {"random", "greedy", "mc"}
+
+
+def url(name, *args):
+    return reverse(f"admin:games_variant_{name}", args=args)
+
+
+def ja(client, method, path, data=None, **extra):
+    response = getattr(client, method)(path, data or {}, HTTP_ACCEPT_LANGUAGE="ja", **extra)
+    assert response.status_code == 200, path
+    assert response["Content-Language"] == "ja", path
+    return response
+
+
+def kept_as_they_are(*extra) -> set[str]:
+    """Words no page translates: names, level codes, the command, and the models' and
+    other apps' own names."""
+    words = {*LEVEL_CODES, "manage.py simulate", "Django", "admin", *extra}
+    for variant in Variant.objects.all():
+        words |= {variant.name, variant.description}
+    for model in admin.site._registry:
+        for name in (model._meta.verbose_name, model._meta.verbose_name_plural):
+            words |= {str(name), capfirst(str(name))}
+    for config in apps.get_app_configs():
+        if config.label not in OUR_APPS:
+            words.add(str(config.verbose_name))
+    return words
+
+
+@pytest.fixture
+def classic():
+    return Variant.objects.get(slug="classic")
+
+
+@pytest.fixture
+def brag():
+    return Variant.objects.get(slug="three-card-brag")
+
+
+def test_the_variant_page_in_japanese(admin_client, classic):
+    html = ja(admin_client, "get", url("change", classic.pk)).content.decode()
+    assert english_on_page(html, kept_as_they_are()) == []
+    for words in ("手役の順位", "交換", "バスを止める", "ライフと得点", "テーブル",  # the groups
+                  "ルールの説明", "3が最強", "最初のライフ", "表示順", "スラッグ",  # labels
+                  "ゲーム:</label>", "ストップ・ザ・バス", "シミュレーション"):
+        assert words in html, words
+    with translation.override("ja"):
+        from games.rules_text import describe
+        for sentence in describe(classic.rules):
+            assert escape(sentence) in html, sentence
+
+
+@pytest.mark.parametrize("page", ["brag", "add", "add brag"])
+def test_the_brag_variant_page_and_the_add_pages_in_japanese(admin_client, brag, page):
+    path = {"brag": url("change", brag.pk), "add": url("add"),
+            "add brag": url("add") + "?game=brag"}[page]
+    html = ja(admin_client, "get", path).content.decode()
+    assert english_on_page(html, kept_as_they_are()) == []
+    if page != "add":
+        for words in ("チップとベット", "アンティ", "ベットの方式", "最小の賭け額",
+                      "ブラインドでのプレイ", "最大ハンド数", "スリーカード・ブラッグ"):
+            assert words in html, words
+    if page.startswith("add"):  # the other kind's add page is one link away
+        other = "ストップ・ザ・バス" if page == "add brag" else "スリーカード・ブラッグ"
+        assert f"{other}のバリエーション</a>を追加" in html
+
+
+def test_the_variant_lab_in_japanese(admin_client, classic):
+    html = ja(admin_client, "get", url("simulate", classic.pk)).content.decode()
+    assert english_on_page(html, kept_as_they_are()) == []
+    for words in ("ストップ・ザ・バス（クラシック）のシミュレーション", "ボットの顔ぶれ",
+                  "プレイヤー数", "ゲーム数", "シード", "このルールは2〜6人用です。",
+                  "カジュアル（貪欲法）", "ボットで実行"):
+        assert words in html, words
+
+
+@pytest.mark.parametrize("slug", ["classic", "three-card-brag"])
+def test_the_labs_figures_in_japanese(admin_client, slug):
+    variant = Variant.objects.get(slug=slug)
+    response = ja(admin_client, "post", url("simulate", variant.pk), {
+        "players": 3, "bots": "greedy,random,mc", "games": 2, "seed": "7"})
+    result = response.context["result"]
+    assert result is not None and result.games_played == 2
+    html = response.content.decode()
+    assert english_on_page(html, kept_as_they_are()) == []
+    assert "3人で" in html and "勝率" in html and "平均順位" in html
+    assert "<code>greedy</code>" in html  # the level codes as typed, marked as code
+
+
+def test_a_stopped_lab_run_says_so_in_japanese(admin_client, monkeypatch):
+    monkeypatch.setattr("games.admin.DEFAULT_TIME_BUDGET", 0.01)
+    commerce = Variant.objects.get(slug="commerce")
+    response = ja(admin_client, "post", url("simulate", commerce.pk), {
+        "players": 3, "bots": "greedy", "games": 5000, "seed": "1"})
+    result = response.context["result"]
+    assert result.stopped_early
+    html = response.content.decode()
+    assert (f"制限時間の0.01秒で止めました：指定された5000ゲームのうち"
+            f"{result.games_played}ゲームをプレイしました。") in html
+    assert english_on_page(html, kept_as_they_are()) == []
+
+
+@pytest.mark.parametrize(("data", "field", "words"), [
+    ({"players": 3, "bots": "greedy,wizard", "games": 5}, "bots",
+     "'wizard'というボットのレベルはありません。次から選んでください：random, greedy, mc。"),
+    ({"players": 3, "bots": "greedy,random", "games": 5}, "bots",
+     "3人に対してボットのレベルが2個あります。全員に1つか、席ごとに1つずつ指定してください。"),
+    ({"players": 3, "bots": "mc", "games": 500}, "games",
+     "このボットを入れるときは、ここでは50ゲームまでにしてください。"),
+])
+def test_a_lab_form_refused_in_japanese(admin_client, classic, data, field, words):
+    response = ja(admin_client, "post", url("simulate", classic.pk), {**data, "seed": "1"})
+    assert response.context["result"] is None
+    assert any(words in error for error in response.context["form"].errors[field])
+    html = response.content.decode()
+    assert escape(words) in html
+    assert english_on_page(html, kept_as_they_are("wizard")) == []
+
+
+def test_the_lab_form_and_errors_in_english_still(admin_client, classic):
+    response = admin_client.post(url("simulate", classic.pk), {
+        "players": 3, "bots": "greedy,wizard", "games": 5, "seed": "1"},
+        HTTP_ACCEPT_LANGUAGE="en")
+    html = response.content.decode()
+    assert "Unknown bot level &#x27;wizard&#x27;: choose from random, greedy, mc." in html
+    assert "Bot line-up" in html and "These rules are for 2 to 6 players." in html
+
+
+def test_the_variant_list_speaks_japanese_for_our_own_words(admin_client):
+    html = ja(admin_client, "get", url("changelist")).content.decode()
+    for words in ("ルールの概要", "人数", "1手番の時間", "交換方法: 場札",
+                  "選択したバリエーションを複製", "選択したバリエーションをシミュレーション",
+                  "ストップ・ザ・バスのバリエーションを追加",
+                  "スリーカード・ブラッグのバリエーションを追加", "ゲーム"):
+        assert words in html, words
+    for english in ("rules at a glance", "turn time", "Duplicate the selected",
+                    "Simulate the selected", "Add Stop the Bus", "exchange:", "no clock"):
+        assert english not in html, english
+
+
+def test_the_actions_answer_in_japanese(admin_client, classic):
+    response = ja(admin_client, "post", url("changelist"), {
+        "action": "duplicate", "_selected_action": [classic.pk]}, follow=True)
+    html = response.content.decode()
+    assert "1件のコピーを作りました：Stop the Bus (classic) (copy)。" in html
+    copy = Variant.objects.get(name="Stop the Bus (classic) (copy)")
+    assert copy.description == (
+        "「Stop the Bus (classic)」と同じルールのコピーです。プレイヤーに公開する前に、"
+        "どこが違うのかを書いてください。")
+    response = ja(admin_client, "post", url("changelist"), {
+        "action": "simulate", "_selected_action": [classic.pk, copy.pk]}, follow=True)
+    assert "シミュレーションするバリエーションを1つだけ選んでください。" in (
+        response.content.decode())
+
+
+def test_every_group_and_field_of_every_kind_has_japanese_words():
+    with translation.override("ja"):
+        for kind in KINDS.values():
+            for title, options in kind_fieldsets(kind, adding=True):
+                if title is not None:
+                    assert english_left(str(title)) == [], (kind.slug, title)
+                for name in options["fields"]:
+                    if name in ("rules_in_plain_english", "game_played"):
+                        continue  # shown, not typed: the admin's display methods
+                    assert name in FIELD_LABELS, name
+                    assert english_left(str(FIELD_LABELS[name])) == [], name
+            assert {title for title, _ in kind.rule_sections} <= SECTION_TITLES
+
+
+@pytest.mark.parametrize(("rules", "bots"), [
+    (PRESETS["classic"].rules, "greedy,random,greedy"),
+    (PRESETS["thirty-one-blitz"].rules, "greedy,mc,random"),
+    (BRAG_PRESETS["three-card-brag"].rules, "greedy,random,mc"),
+])
+def test_the_report_as_text_is_the_engines_in_english_and_japanese_in_japanese(rules, bots):
+    result = run_lab(rules, 3, bots, 3, seed=3, time_budget=None)
+    with translation.override("en-gb"):
+        engine = result.report.lines()
+        assert result.lines()[:len(engine)] == engine
+    with translation.override("ja"):
+        lines = result.lines()
+    assert len(lines) == len(result.lines())
+    for line in lines:
+        for code in LEVEL_CODES:
+            line = line.replace(code, " ")
+        assert english_left(line) == [], line
+
+
+# -- impossible rules, in the admin's language (the engines' sentences: games/refusals.py) -----
+
+def test_impossible_rules_are_refused_in_japanese_at_the_field(admin_client, classic):
+    data = {**form_data(classic), "blitz": "on", "stop_after_swap": "on", "exchange": "stock"}
+    response = ja(admin_client, "post", url("change", classic.pk), data)
+    errors = response.context["adminform"].form.errors
+    assert errors["blitz"] == ["ブリッツには31の手役が必要です。先に「31」をオンにしてください。"]
+    assert errors["stop_after_swap"] == [
+        "交換してからバスを止めるのは場札のルールです。山札のルールでは、バスを止める人はカードを"
+        "引きません。"]
+    html = response.content.decode()
+    assert english_on_page(html, kept_as_they_are()) == []
+    assert "このルールではまだプレイできません：" in html
