@@ -145,6 +145,14 @@ def shown_english(page):
     return english_left(text)
 
 
+def in_view(page, selector):
+    """The element is wholly on the screen (not scrolled away inside its sheet)."""
+    box = page.locator(selector).bounding_box()
+    assert box is not None, selector
+    assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"] + 0.5, (selector, box)
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 0.5, (selector, box)
+
+
 def still(page):
     page.wait_for_timeout(700)
 
@@ -182,6 +190,7 @@ def test_a_stop_the_bus_game_in_japanese_fits_a_phone(site, browser, shots):
         if page.locator("#showdown .showdown__row").count() and not seen["showdown"]:
             shoot(page, shots, "stb-showdown")
             fits(page, "showdown")
+            in_view(page, "#showdown .ready-form")
             assert shown_english(page) == []
             seen["showdown"] = True
         if page.locator("#showdown .ready-form button").count():
@@ -205,6 +214,7 @@ def test_a_stop_the_bus_game_in_japanese_fits_a_phone(site, browser, shots):
     page.wait_for_selector("#standings h2", timeout=10000)
     shoot(page, shots, "stb-over")
     fits(page, "game over")
+    in_view(page, "#standings .standings__actions")
     assert shown_english(page) == []
     assert page.locator("#standings .standings__row").count() == 3
     page.screenshot(path=shots / "stb-over-full.png", full_page=True)
@@ -229,6 +239,7 @@ def test_a_brag_game_in_japanese_fits_a_phone(site, browser, shots):
             if "settled" not in shots_taken:
                 shoot(page, shots, "brag-settled")
                 fits(page, "hand settled")
+                in_view(page, "#showdown .ready-form")
                 shots_taken.add("settled")
             if page.locator("#showdown .ready-form button").count():
                 page.click("#showdown .ready-form button")
@@ -253,6 +264,7 @@ def test_a_brag_game_in_japanese_fits_a_phone(site, browser, shots):
     page.wait_for_selector("#standings h2", timeout=10000)
     shoot(page, shots, "brag-over")
     fits(page, "game over")
+    in_view(page, "#standings .standings__actions")
     assert "bet" in shots_taken
     page.screenshot(path=shots / "brag-over-full.png", full_page=True)
     assert not problems, problems
