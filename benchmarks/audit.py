@@ -28,7 +28,8 @@ and deck order until that hand's showdown.
 The rules checked, per frame:
 
 1. **data-card** -- every ``data-card`` must be a card the viewer may see at V,
-   and every face-up card's ``aria-label`` must name the same card. Strict.
+   and every face-up card's ``aria-label`` must name the same card (in English or
+   Japanese: the reader's language). Strict.
 2. **The event log** -- the ``#log`` items must be exactly the game's last 40
    events up to V, each in the words meant for this viewer (``private`` text to
    its own seat only). A card code in an event's words is public history only
@@ -98,15 +99,25 @@ DATA_CARD = re.compile(r'data-card="([^"]*)"')
 LOG_LIST = re.compile(r'<ol class="log__list"[^>]*>(.*?)</ol>', re.S)
 LOG_ITEM = re.compile(r'<li class="log__item log__item--([a-z_]+)"[^>]*>(.*?)</li>', re.S)
 REVEAL = re.compile(r'<details class="fairness">(.*?)</details>', re.S)
+# its commitment, salt and cards, in that order (whatever the reader's language calls them)
 REVEAL_PARTS = re.compile(
-    r"Committed before play: <code>([^<]*)</code>.*?Salt: <code>([^<]*)</code>"
-    r".*?Cards in order: <code>([^<]*)</code>", re.S)
+    r"<code>([^<]*)</code>.*?<code>([^<]*)</code>.*?<code>([^<]*)</code>", re.S)
 CODE_IN_TEXT = re.compile(r"(?<![0-9A-Za-z])(10|[2-9JQKA])([CDHS])(?![0-9A-Za-z])")
 SYMBOL_IN_TEXT = re.compile(r"(10|[2-9JQKA])([" + "".join(SUIT_SYMBOLS) + "])")
 NAME_IN_TEXT = re.compile(
     r"\b(Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Jack|Queen|King|Ace) of "
     r"(clubs|diamonds|hearts|spades)\b")
+# A face-up card's aria-label is its name in the reader's language: English (the engine's
+# NAMES) or Japanese, written out here from docs/glossary.md so that the audit does not take
+# the page's own words for the truth (tests/test_audit.py holds them to the catalogue).
+JA_RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10",
+            "ジャック", "クイーン", "キング", "エース")
+JA_SUITS = ("クラブ", "ダイヤ", "ハート", "スペード")
+JA_NAMES = tuple(f"{JA_SUITS[c & 3]}の{JA_RANKS[c >> 2]}" for c in range(52))
+LABELS = tuple(frozenset({en, ja}) for en, ja in zip(NAMES, JA_NAMES, strict=True))
+JA_NAME_IN_TEXT = re.compile("(" + "|".join(JA_SUITS) + ")の(" + "|".join(JA_RANKS) + ")")
 _CARD_BY_NAME = {name: card for card, name in enumerate(NAMES)}
+_CARD_BY_NAME.update({name: card for card, name in enumerate(JA_NAMES)})
 
 
 _SUIT_OF = dict(zip("CDHS", SUIT_SYMBOLS, strict=True))
@@ -123,6 +134,7 @@ def cards_named_in(text: str) -> set[int]:
     found = {parse_card(rank + suit) for rank, suit in CODE_IN_TEXT.findall(text)}
     found |= {parse_card(rank + suit) for rank, suit in SYMBOL_IN_TEXT.findall(text)}
     found |= {_CARD_BY_NAME[f"{rank} of {suit}"] for rank, suit in NAME_IN_TEXT.findall(text)}
+    found |= {_CARD_BY_NAME[f"{suit}の{rank}"] for suit, rank in JA_NAME_IN_TEXT.findall(text)}
     return found
 
 
@@ -342,7 +354,7 @@ def audit_frame(truth: Truth, audit: GameAudit, client: str, viewer: int | None,
         except ValueError:
             flag("markup", f"data-card={code!r} is not a card")
             continue
-        if CODES[card] != code or NAMES[card] != label:
+        if CODES[card] != code or label not in LABELS[card]:
             flag("markup", f"face-up {code} is named {label!r}")
         if card not in allowed:
             flag("data-card", f"{code} shown face up; it is in {whereabouts(state, card, viewer)}")

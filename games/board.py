@@ -21,6 +21,7 @@ from . import presence
 from .actions import bot_name_for, state_of
 from .engine import Event, GameState, HouseRules, view_for
 from .engine.game import OVER, SHOWDOWN
+from .event_text import event_text, hand_words
 from .kinds import kind_for
 from .models import ChatMessage, Game, GamePlayer, Seat, Table
 
@@ -115,13 +116,40 @@ def _parts(table: Table, game: Game | None) -> tuple[Table, list, list, list]:
 
 
 def reveal_title(label: str) -> str:
-    """"hand:3" -> "the deck of hand 3"; "hand:3:reshuffle:1" -> "hand 3, reshuffle 1"."""
+    """"hand:3" -> "the deck of hand 3"; "hand:3:reshuffle:1" -> "hand 3, reshuffle 1";
+    a Brag pack's "shuffle:2" -> "the pack of shuffle 2" (in the reader's language)."""
     parts = label.split(":")
     if parts[0] == "cut":
-        return "the cut for the deal"
+        return gettext("the cut for the deal")
+    if parts[0] == "shuffle":
+        return gettext("the pack of shuffle %(shuffle)s") % {"shuffle": parts[1]}
     if len(parts) == 2:
-        return f"the deck of hand {parts[1]}"
-    return f"hand {parts[1]}, reshuffle {parts[3]}"
+        return gettext("the deck of hand %(hand)s") % {"hand": parts[1]}
+    return gettext("hand %(hand)s, reshuffle %(reshuffle)s") % {"hand": parts[1],
+                                                                "reshuffle": parts[3]}
+
+
+def log_rows(data: TableData, me: int | None, ranking: str) -> list[tuple[int, str, str]]:
+    """The recent events as (seq, sentence, kind) for the viewer at seat ``me``, each
+    said in the reader's language (games/event_text.py)."""
+    names = data.state.names
+    return [(seq, event_text(e, names, me, ranking=ranking), e.kind) for seq, e in data.events]
+
+
+def said_hands(view: dict, ranking: str) -> dict:
+    """``view`` with its hand values (the viewer's own, and each hand shown) described in
+    the reader's language; the engine's dicts are not changed."""
+    def said(shown):
+        if shown is None:
+            return None
+        codes = [c["code"] if isinstance(c, dict) else c for c in shown["cards"]]
+        return {**shown, "description": hand_words(shown["category"], codes, ranking)}
+
+    view = {**view, "seats": [{**seat, "shown": said(seat["shown"])} for seat in view["seats"]]}
+    if view["hand_value"] is not None and view["hand"]:
+        view["hand_value"] = {**view["hand_value"], "description": hand_words(
+            view["hand_value"]["category"], [c["code"] for c in view["hand"]], ranking)}
+    return view
 
 
 def _lives_tokens(lives: int, start: int) -> list[bool]:
@@ -165,7 +193,7 @@ def stop_the_bus_board(data: TableData, user) -> dict:
     context = {}
     me = data.seat_of(user)
     rules = HouseRules.from_dict(data.game.rules)
-    view = view_for(data.state, me)
+    view = said_hands(view_for(data.state, me), rules.ranking)
     players = _players(data, view, me, rules)
     context.update(_game_context(data, view, me, rules, players))
     return context
@@ -238,7 +266,7 @@ def _controls(view: dict, rules: HouseRules) -> dict:
     }
 
 
-def _showdown(view: dict, names: dict) -> dict | None:
+def _showdown(view: dict, names: dict, ranking: str) -> dict | None:
     sd = view["showdown"]
     if not sd:
         return None
@@ -250,7 +278,7 @@ def _showdown(view: dict, names: dict) -> dict | None:
                 "name": names[int(seat)],
                 "seat": int(seat),
                 "cards": [{"code": c} for c in cards],
-                "description": sd["values"][seat],
+                "description": hand_words(sd["categories"][seat], cards, ranking),
                 "loser": int(seat) in sd["losers"],
                 "winner": int(seat) in sd["winners"],
                 "lives_lost": sd["lives_lost"].get(seat, 0),
@@ -293,20 +321,19 @@ def _game_context(data: TableData, view: dict, me: int | None, rules: HouseRules
         "me_player": next((p for p in players if p["is_me"]), None),
         "controls": controls,
         "swap_input": "checkbox" if controls["swap_limit"] > 1 else "radio",
-        "events": [(seq, e.text_for(me), e.kind) for seq, e in data.events],
+        "events": log_rows(data, me, rules.ranking),
         "turn_name": names.get(view["turn"]) if view["turn"] is not None else None,
         "dealer_name": names.get(view["dealer"]),
         "stopper_name": names.get(view["stopper"]) if view["stopper"] is not None else None,
         "final_left_names": [names[s] for s in view["final_left"]],
         "seconds_left": seconds_left,
         "deadline_iso": data.deadline.isoformat(timespec="seconds") if data.deadline else None,
-        "showdown": _showdown(view, names),
+        "showdown": _showdown(view, names, rules.ranking),
         "in_showdown": state.phase == SHOWDOWN,
         "over": state.phase == OVER,
         "standings": standings,
         "ready": me is not None and me in (game.ready or []),
         "away": bool(my_row and my_row.away and my_row.user_id),
-        "stop_word": "knocked" if rules.ranking == "commerce" else "stopped the bus",
     }
 
 

@@ -9,11 +9,13 @@ nobody's, and the settlement holds only the hands the rules show. The template
 from __future__ import annotations
 
 from django.utils import timezone
+from django.utils.translation import pgettext
 
 from .actions import bot_name_for
-from .board import end_of_game
+from .board import end_of_game, reveal_title, said_hands
 from .engine.brag import BragRules, view_for
 from .engine.brag.game import BETTING, OVER, SHOWDOWN
+from .event_text import brag_event_text, hand_words
 from .models import Game
 
 
@@ -21,15 +23,15 @@ def _badge(entry: dict, betting: bool) -> tuple[str, str]:
     """(css modifier, word) of a seat's part in the hand (blind or seen only while the
     hand is bet on: once it is settled the shown hands say more)."""
     if entry["out"]:
-        return "out", "out"
+        return "out", pgettext("seat badge", "out")
     if entry["folded"]:
-        return "folded", "folded"
+        return "folded", pgettext("seat badge", "folded")
     if entry["covered"]:
-        return "covered", "covered"
+        return "covered", pgettext("seat badge", "covered")
     if betting and entry["blind"]:
-        return "blind", "blind"
+        return "blind", pgettext("seat badge", "blind")
     if betting and entry["seen"]:
-        return "seen", "seen"
+        return "seen", pgettext("seat badge", "seen")
     return "", ""
 
 
@@ -92,7 +94,7 @@ def _settlement(view: dict, names: dict) -> dict | None:
                   "coverer_name": names.get(pot["coverer"])} for pot in settled["pots"]
                  if pot["chips"] or pot["kind"] != "open" or len(settled["pots"]) == 1],
         "shown": [{"seat": int(seat), "name": names[int(seat)], "cards": hand["cards"],
-                   "description": hand["description"]}
+                   "description": hand_words(hand["category"], hand["cards"], "brag")}
                   for seat, hand in settled["shown"].items()],
         "net": [{"name": names[i], "net": net} for i, net in enumerate(settled["net"])
                 if net],
@@ -106,7 +108,7 @@ def brag_board(data, user) -> dict:
     game, state = data.game, data.state
     me = data.seat_of(user)
     rules = BragRules.from_dict(game.rules)
-    view = view_for(state, me)
+    view = said_hands(view_for(state, me), "brag")
     players = _players(data, view, me)
     names = {p["seat"]: p["name"] for p in players}
     seconds_left = None
@@ -132,7 +134,7 @@ def brag_board(data, user) -> dict:
         "opponents": [p for p in players if not p["is_me"]],
         "me_player": me_player,
         "controls": _controls(view, names),
-        "events": [(seq, e.text_for(me), e.kind) for seq, e in data.events],
+        "events": [(seq, brag_event_text(e, state.names, me), e.kind) for seq, e in data.events],
         "turn_name": names.get(view["turn"]) if view["turn"] is not None else None,
         "dealer_name": names.get(view["dealer"]),
         "seconds_left": seconds_left,
@@ -143,5 +145,5 @@ def brag_board(data, user) -> dict:
         "standings": standings,
         "ready": me is not None and me in (game.ready or []),
         "away": bool(my_row and my_row.away and my_row.user_id),
-        "reveals": view["reveals"],
+        "reveals": [{**r, "title": reveal_title(r["label"])} for r in view["reveals"]],
     }

@@ -367,7 +367,7 @@ class TableConsumer(Socket):
                 and data.game.pk == sent.game_id and sent.version is not None
                 and data.state.version < sent.version):
             return ""  # news of a change older than the board shown
-        new = render.board(data, self.user)
+        new = render.board(data, self.user, self.language)
         out = new.full if full else render.frame(sent, new)
         self.sent = new
         return out

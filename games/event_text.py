@@ -17,7 +17,10 @@ screen readers are words (:func:`card_name`: "Queen of spades", "スペードの
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from itertools import combinations_with_replacement
 
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -371,7 +374,7 @@ def _hand(category, cards, ranking):
     return hand_words(category, cards, ranking)
 
 
-def _say_left(event, data, names, private, ranking):
+def _say_left(event, data, names, private, ranking=None):
     # not the engine's: the table's, when a player leaves a game under way (actions.presence)
     return _("%(name)s left the table; %(bot)s plays their seat.") % {
         "name": _name(names, event["seat"]), "bot": data["bot"]}
@@ -406,3 +409,206 @@ def place_label(place: int) -> str:
     # English has its ordinals; other languages get the number to place in their words.
     return pgettext("finishing place", "%(ordinal)s") % {
         "ordinal": ordinal(place) if _speaks_english() else str(place)}
+
+
+# -- Three Card Brag's events --------------------------------------------------------------------
+#
+# Brag's events carry fewer parameters than Stop the Bus's: the hands a see or a closed pot
+# compares, the ante of a deal and why a pack was shuffled are only in the engine's English
+# words. Those words are exact (the engine writes them from the hand values), so they are
+# read back here -- a hand's English description gives its category and ranks -- and said
+# again in the reader's language. An event that cannot be read so is shown as stored.
+
+
+def _chips_words(count: int) -> str:
+    return ngettext("%(count)d chip", "%(count)d chips", count) % {"count": count}
+
+
+@lru_cache(maxsize=1)
+def _brag_hands_by_words() -> dict[str, tuple[str, tuple[str, ...]]]:
+    """Each Brag hand description the engine can write ("pair of threes, king kicker"),
+    lower-cased, -> (category, cards with those ranks). Said in English once."""
+    found = {}
+    with translation.override("en"):
+        for ranks in combinations_with_replacement(range(13), 3):
+            # distinct suits where ranks repeat (a prial), one suit otherwise (a flush);
+            # only the ranks are in the words, and the category is the engine's
+            suits = "CDH" if len(set(ranks)) < 3 else "SSS"
+            cards = tuple(RANK_CODES[r] + s for r, s in zip(ranks, suits, strict=True))
+            for category in ("prial", "running_flush", "run", "flush", "pair", "high_card"):
+                words = hand_words(category, cards, "brag")
+                found.setdefault(words[:1].lower() + words[1:], (category, cards))
+    return found
+
+
+def _brag_hand(description: str) -> str:
+    """An engine's lower-cased hand description in the reader's words (KeyError if it is
+    not one)."""
+    category, cards = _brag_hands_by_words()[description]
+    words = hand_words(category, cards, "brag")
+    return words[:1].lower() + words[1:] if _speaks_english() else words
+
+
+def _brag_deal(event, data, names, private):
+    text = event["text"]
+    antes = re.search(r"Everyone antes (\d+) chips?; the pot is (\d+)\.$", text)
+    words = {"hand": data["hand"], "dealer": _name(names, data["dealer"]),
+             "ante": _chips_words(int(antes.group(1))), "pot": int(antes.group(2))}
+    if not data.get("shuffled"):
+        return _("Hand %(hand)d: %(dealer)s deals from the unshuffled pack. Everyone antes "
+                 "%(ante)s; the pot is %(pot)d.") % words
+    words["commitment"] = data["commitment"][:12]
+    if "because the last pot was won with a prial" in text:
+        return _("Hand %(hand)d: %(dealer)s deals from a freshly shuffled pack (commitment "
+                 "%(commitment)s…), because the last pot was won with a prial. Everyone "
+                 "antes %(ante)s; the pot is %(pot)d.") % words
+    return _("Hand %(hand)d: %(dealer)s deals from a freshly shuffled pack (commitment "
+             "%(commitment)s…). Everyone antes %(ante)s; the pot is %(pot)d.") % words
+
+
+def _brag_look(event, data, names, private):
+    if private:
+        looked = re.fullmatch(r"You look at your cards: (\S+ \S+ \S+), (.+)", event["private"])
+        return _("You look at your cards: %(cards)s, %(hand)s") % {
+            "cards": looked.group(1), "hand": _brag_hand(looked.group(2))}
+    return _("%(name)s looks at their cards and is now seen") % {
+        "name": _name(names, event["seat"])}
+
+
+def _brag_fold(event, data, names, private):
+    return _("%(name)s folds") % {"name": _name(names, event["seat"])}
+
+
+def _brag_bet(event, data, names, private):
+    words = {"name": _name(names, event["seat"]), "cost": data["cost"], "stake": data["stake"]}
+    if data["blind"]:
+        return _("%(name)s, blind, bets %(cost)d (stake %(stake)d)") % words
+    return _("%(name)s bets %(cost)d") % words
+
+
+def _brag_cover(event, data, names, private):
+    words = {"name": _name(names, event["seat"]), "pot": data["pot"]}
+    if data["chips"]:
+        words["chips"] = _chips_words(data["chips"])
+        return _("%(name)s covers the pot with their last %(chips)s: a closed pot of "
+                 "%(pot)d; the others play on for a new pot") % words
+    return _("%(name)s covers the pot with nothing left to bet: a closed pot of %(pot)d; "
+             "the others play on for a new pot") % words
+
+
+def _brag_see(event, data, names, private):
+    name, other = _name(names, event["seat"]), _name(names, data["against"])
+    blind = ", blind," if data["blind"] else ""
+    head = re.escape(f"{name}{blind} sees {other} for {data['cost']} — ")
+    words = {"name": name, "other": other, "cost": data["cost"]}
+    if data["seer_won"]:
+        hands = re.fullmatch(head + re.escape(f"{name}'s ") + "(.+) beats "
+                             + re.escape(f"{other}'s ") + "(.+)", event["text"])
+        words.update(mine=_brag_hand(hands.group(1)), theirs=_brag_hand(hands.group(2)))
+        if data["blind"]:
+            return _("%(name)s, blind, sees %(other)s for %(cost)d — %(name)s's %(mine)s "
+                     "beats %(other)s's %(theirs)s") % words
+        return _("%(name)s sees %(other)s for %(cost)d — %(name)s's %(mine)s beats "
+                 "%(other)s's %(theirs)s") % words
+    hands = re.fullmatch(head + re.escape(f"{other}'s ") + "(.+) wins; "
+                         + re.escape(f"{name}'s hand is not shown"), event["text"])
+    words["theirs"] = _brag_hand(hands.group(1))
+    if data["blind"]:
+        return _("%(name)s, blind, sees %(other)s for %(cost)d — %(other)s's %(theirs)s "
+                 "wins; %(name)s's hand is not shown") % words
+    return _("%(name)s sees %(other)s for %(cost)d — %(other)s's %(theirs)s wins; "
+             "%(name)s's hand is not shown") % words
+
+
+def _brag_pot(event, data, names, private):
+    words = {"name": _name(names, event["seat"]), "chips": data["chips"]}
+    if event["text"].endswith(" without showing"):
+        return _("%(name)s wins the pot of %(chips)d without showing") % words
+    return _("%(name)s wins the pot of %(chips)d") % words
+
+
+def _brag_closed_pot(event, data, names, private):
+    coverer, holder = _name(names, data["coverer"]), _name(names, data["holder"])
+    words = {"coverer": coverer, "holder": holder, "chips": data["chips"]}
+    tail = re.escape(f": {_name(names, event['seat'])} takes the closed pot of {data['chips']}")
+    if event["seat"] == data["coverer"]:
+        hands = re.fullmatch(re.escape(f"{coverer}'s covered ") + "(.+) beats "
+                             + re.escape(f"{holder}'s ") + "(.+)" + tail, event["text"])
+        words.update(theirs=_brag_hand(hands.group(1)), mine=_brag_hand(hands.group(2)))
+        return _("%(coverer)s's covered %(theirs)s beats %(holder)s's %(mine)s: "
+                 "%(coverer)s takes the closed pot of %(chips)d") % words
+    tie = " (a tie goes to the later pot's winner)"
+    hands = re.fullmatch(re.escape(f"{holder}'s ") + "(.+) beats " + re.escape(
+        f"{coverer}'s covered ") + "(.+?)(" + re.escape(tie) + ")?" + tail, event["text"])
+    words.update(mine=_brag_hand(hands.group(1)), theirs=_brag_hand(hands.group(2)))
+    if hands.group(3):
+        return _("%(holder)s's %(mine)s beats %(coverer)s's covered %(theirs)s (a tie goes "
+                 "to the later pot's winner): %(holder)s takes the closed pot of "
+                 "%(chips)d") % words
+    return _("%(holder)s's %(mine)s beats %(coverer)s's covered %(theirs)s: %(holder)s "
+             "takes the closed pot of %(chips)d") % words
+
+
+def _brag_prial(event, data, names, private):
+    return _("A pot was won with a prial shown: the pack will be shuffled before the next "
+             "hand.")
+
+
+def _brag_out(event, data, names, private):
+    name = _name(names, event["seat"])
+    if data["chips"] == 0:
+        return _("%(name)s has no chips, too few to ante, and is out") % {"name": name}
+    return _("%(name)s has only %(chips)s, too few to ante, and is out") % {
+        "name": name, "chips": _chips_words(data["chips"])}
+
+
+def _brag_game_over(event, data, names, private):
+    places, chips = data["places"], data["chips"]
+    firsts = [seat for seat, place in enumerate(places) if place == 1]
+    if event.get("seat") is not None:
+        head = _("%(name)s wins the game with %(chips)s") % {
+            "name": _name(names, event["seat"]), "chips": _chips_words(chips[event["seat"]])}
+    else:
+        head = _("%(names)s share first place with %(chips)s each") % {
+            "names": _(" and ").join(_name(names, seat) for seat in firsts),
+            "chips": _chips_words(chips[firsts[0]])}
+    rows = pgettext("showdown separator", "; ").join(
+        _("%(place)s %(name)s (%(chips)d)") % {
+            "place": place_label(places[seat]), "name": _name(names, seat),
+            "chips": chips[seat]}
+        for seat in sorted(range(len(places)), key=lambda i: places[i]))
+    return _("%(winners)s. %(places)s.") % {"winners": head, "places": rows}
+
+
+_BRAG_SAYERS = {
+    "cut": lambda event, data, names, private: _say_cut(event, data, names, private, "brag"),
+    "deal": _brag_deal,
+    "look": _brag_look,
+    "fold": _brag_fold,
+    "bet": _brag_bet,
+    "cover": _brag_cover,
+    "see": _brag_see,
+    "pot": _brag_pot,
+    "closed_pot": _brag_closed_pot,
+    "prial": _brag_prial,
+    "out": _brag_out,
+    "game_over": _brag_game_over,
+}
+BRAG_EVENT_KINDS = tuple(_BRAG_SAYERS)
+_BRAG_SAYERS["left"] = _say_left  # the table's, in either game
+
+
+def brag_event_text(event, names: Sequence[str] | Mapping[int, str],
+                    viewer: int | None = None) -> str:
+    """A Three Card Brag event as a sentence for ``viewer`` (a seat or None) in the
+    active language; in English, the engine's own words."""
+    event = _as_dict(event)
+    say = _BRAG_SAYERS.get(event.get("kind"))
+    private = viewer is not None and viewer == event.get("seat") and "private" in event
+    if say is None:
+        return event.get("private", event.get("text", "")) if private else event.get("text", "")
+    try:
+        return say(event, event.get("data", {}), names, private)
+    except (AttributeError, KeyError, IndexError, TypeError, ValueError):
+        # words the engine no longer writes (an old game): as they were stored
+        return event["private"] if private else event.get("text", "")

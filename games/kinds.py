@@ -165,6 +165,7 @@ class GameKind:
 
 # The bot levels of both engines are random, greedy and mc; what they mean in play
 # differs, so each kind names them for itself.
+# (gettext_noop: stored as written, translated where shown)
 BRAG_BOT_LEVELS = {
     "random": gettext_noop("Beginner (random)"),
     "greedy": gettext_noop("Casual (hand strength)"),

@@ -117,17 +117,23 @@ def table_data(table_id: int, stamp: str | None = None) -> TableData:
     return _TABLES.get((table_id, stamp), lambda: load_table(table_id, _PARTS.get))
 
 
-def language_of(user) -> str:
-    """The language a viewer's board is rendered in."""
-    return getattr(user, "language", None) or translation.get_language() or ""
+def language_of(user, language: str | None = None) -> str:
+    """The language a viewer's board is rendered in: ``language`` if given (a socket
+    knows its reader's, accounts.language.socket_language), else the player's saved
+    one, else the active one."""
+    chosen = language or getattr(user, "language", None) or translation.get_language() or ""
+    try:
+        return translation.get_supported_language_variant(chosen)
+    except LookupError:
+        return chosen
 
 
-def view_key(data: TableData, user) -> tuple:
+def view_key(data: TableData, user, language: str | None = None) -> tuple:
     """What, besides the table, decides a viewer's board: two viewers with equal keys
     see the same board. (Seat or spectator; the host's controls and a seat before the
     game; the language.)"""
     seat = data.table_seat_of(user)
-    return (language_of(user), data.seat_of(user),
+    return (language_of(user, language), data.seat_of(user),
             getattr(user, "pk", None) is not None and user.pk == data.table.host_id,
             seat.position if seat else None)
 
@@ -167,9 +173,10 @@ class Board:
         return small
 
 
-def board(data: TableData, user) -> Board:
-    """``user``'s board of ``data``, rendered once per distinct view."""
-    key = view_key(data, user)
+def board(data: TableData, user, language: str | None = None) -> Board:
+    """``user``'s board of ``data`` in ``language`` (by default the user's own), rendered
+    once per distinct view."""
+    key = view_key(data, user, language)
 
     def make() -> Board:
         with translation.override(key[0] or None):

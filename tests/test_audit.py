@@ -17,11 +17,21 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
+from django.utils import translation
 
-from benchmarks.audit import Truth, audit_record, choose_move, frame_version, read_record
+from benchmarks.audit import (
+    FACE_UP,
+    JA_NAMES,
+    Truth,
+    audit_record,
+    choose_move,
+    frame_version,
+    read_record,
+)
 from benchmarks.wsplayer import Board, Page
 from games import actions
-from games.engine.cards import CODES
+from games.engine.cards import CODES, NAMES, parse_card
+from games.event_text import card_name
 from games.templatetags.cards import card as card_html
 from stopbus_site.asgi import application
 from tests.factories import UserFactory, preset_variant
@@ -228,3 +238,27 @@ async def test_the_commerce_dealer_may_not_see_their_own_hand_before_the_unseen_
     audit = await sync_to_async(_planted)(
         record, name, i, frame + f"<p>{CODES[own]}</p>")
     assert audit.rules["text"] == 1
+
+
+def test_the_audit_names_cards_as_the_catalogue_does_in_both_languages():
+    with translation.override("ja"):
+        assert list(JA_NAMES) == [card_name(c) for c in range(52)]
+    with translation.override("en"):
+        assert list(NAMES) == [card_name(c) for c in range(52)]
+    assert JA_NAMES[parse_card("QS")] == "スペードのクイーン"
+
+
+async def test_a_card_labelled_in_japanese_passes_and_a_misnamed_one_is_caught(stock_record):
+    record = stock_record
+    truth = await sync_to_async(Truth)(record)
+    name, _, i, frame, _ = _a_frame(
+        record, truth, lambda v, s: v is not None and s.phase == "play")
+    code, label = FACE_UP.findall(frame)[0]
+    card = parse_card(code)
+    in_japanese = frame.replace(f'aria-label="{label}"', f'aria-label="{JA_NAMES[card]}"')
+    assert in_japanese != frame
+    assert (await sync_to_async(_planted)(record, name, i, in_japanese)).violation_count == 0
+    wrong = frame.replace(f'aria-label="{label}"',
+                          f'aria-label="{JA_NAMES[(card + 1) % 52]}"', 1)
+    audit = await sync_to_async(_planted)(record, name, i, wrong)
+    assert audit.rules["markup"] == 1, [str(v) for v in audit.violations]

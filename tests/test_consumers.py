@@ -389,12 +389,12 @@ async def test_a_page_behind_a_busy_table_skips_to_its_newest_view():
     slow_board = render.board
     renders = []
 
-    def board(data, user):
+    def board(data, user, language=None):
         import time
 
         renders.append(data.revision)
         time.sleep(0.3)  # a busy process
-        return slow_board(data, user)
+        return slow_board(data, user, language)
 
     def five_changes():
         for _ in range(5):

@@ -18,10 +18,12 @@ from html import escape  # what Django's escape does, without its lazy-string wr
 
 from django import template
 from django.template.loader import get_template
+from django.utils import translation
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
-from games.engine.cards import NAMES, RANK_CODES, SUIT_SYMBOLS, parse_card
+from games.engine.cards import RANK_CODES, SUIT_SYMBOLS, parse_card
+from games.event_text import card_name
 
 register = template.Library()
 
@@ -40,17 +42,19 @@ def _parts(card):
 # One card face is one empty span: its code (``data-card``) and its name (``aria-label``)
 # are the contract, and table.css draws the face from the code -- the rank in the corners,
 # the suit's pip (a cached static SVG, so no suit font is needed) in the corners and the
-# middle. A card costs under a hundred bytes, which is most of what a move sends.
-@lru_cache(maxsize=1024)
-def _card_html(card, extra_class):
+# middle. A card costs under a hundred bytes, which is most of what a move sends. Its name
+# is said in the reader's language ("Queen of spades", "スペードのクイーン"), so the markup is
+# kept per language.
+@lru_cache(maxsize=4096)
+def _card_html(card, extra_class, language):
     c, code = _parts(card)
     return format_html('<span class="card{}" data-card="{}" aria-label="{}" role="img"></span>',
-                       f" {extra_class}" if extra_class else "", code, NAMES[c])
+                       f" {extra_class}" if extra_class else "", code, card_name(c))
 
 
 @register.simple_tag
 def card(card, extra_class=""):
-    return _card_html(_key(card), extra_class)
+    return _card_html(_key(card), extra_class, translation.get_language())
 
 
 @lru_cache(maxsize=64)
@@ -66,8 +70,8 @@ def card_backs(count, extra_class=""):
     return _backs_html(int(count or 0), extra_class)
 
 
-@lru_cache(maxsize=4096)
-def _choice_html(card, name, kind, form):
+@lru_cache(maxsize=8192)
+def _choice_html(card, name, kind, form, language):
     c, code = _parts(card)
     form_attr = format_html(' form="{}"', form) if form else ""
     return format_html(
@@ -78,7 +82,7 @@ def _choice_html(card, name, kind, form):
 @register.simple_tag
 def card_choice(card, name, kind="radio", form=""):
     """A card the player can pick in a form: a real, keyboard-usable input in a label."""
-    return _choice_html(_key(card), name, kind, form)
+    return _choice_html(_key(card), name, kind, form, translation.get_language())
 
 
 def card_tag(code):
@@ -111,7 +115,9 @@ _NOT_SHOWN = frozenset({"turn", "final_turn_left"})
 
 
 def _memo(template_name: str, p: dict, scoring: str):
-    key = (template_name, scoring, _frozen({k: v for k, v in p.items() if k not in _NOT_SHOWN}))
+    # in the reader's language: two readers of one seat in two languages get two boxes
+    key = (template_name, translation.get_language(), scoring,
+           _frozen({k: v for k, v in p.items() if k not in _NOT_SHOWN}))
     html = _SEATS.get(key)
     if html is None:
         html = mark_safe(get_template(template_name).render(  # noqa: S308 -- a template's output

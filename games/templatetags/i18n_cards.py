@@ -65,3 +65,9 @@ def own_language_names():
     (settings.LANGUAGES as written), for the language switch: a reader looking for
     their language must recognise it whatever the page's language is."""
     return list(settings.LANGUAGES)
+
+
+@register.filter
+def place_label(place) -> str:
+    """A finishing place: "3rd" / "3位"."""
+    return event_text.place_label(int(place))
