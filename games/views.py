@@ -94,8 +94,10 @@ def play_now(request):
     rules = variant.rules
     seats = min(max(QUICK_SEATS, rules.min_players), rules.max_players)
     try:
-        table = actions.do_create_table(request.user, name=f"{request.user.username} v bots"[:60],
-                                        variant=variant, seats=seats)
+        # a stored name, in the words of the player who made the table
+        name = _("%(player)s v bots") % {"player": request.user.username}
+        table = actions.do_create_table(request.user, name=name[:60], variant=variant,
+                                        seats=seats)
         for _seat in range(seats - 1):
             actions.do_add_bot(table, request.user, QUICK_BOT)
     except actions.Refused as exc:

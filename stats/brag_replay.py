@@ -18,6 +18,7 @@ from games.engine.brag import BragAction, apply, fairness_reveals, new_game
 from games.engine.brag.game import FOLDED, NEXT_HAND, OVER, SHOWDOWN
 from games.engine.cards import CODES
 from games.engine.fairness import verify as verify_deck
+from games.event_text import brag_event_text
 from games.kinds import BRAG
 
 from .replay import _VERDICTS
@@ -163,7 +164,8 @@ def brag_replay(game, players, actions, step: int) -> BragReplay:
         for p in players]
     return BragReplay(step=step, last_step=last_step, state=at,
                       by=at_row.by if at_row is not None else "table",
-                      events=[e.get("text", "") for e in at_row.events] if at_row else [],
+                      events=[brag_event_text(e, names) for e in at_row.events]
+                      if at_row else [],
                       seats=seats, hand_starts=hand_starts, shuffles=shuffles)
 
 

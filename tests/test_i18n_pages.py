@@ -166,3 +166,21 @@ def test_the_page_check_sees_english():
     assert english_on(html, set()) == ["Rules", "Close it", "Stop the Bus"]
     assert english_on("<html><main><p>Hand 3: alice deals.</p></main></html>", {"alice"}) == [
         "Hand 3: alice deals."]
+
+
+def test_a_brag_replay_in_japanese_at_every_step(client):
+    """Brag's log on its replay page is written per reader too, not as stored."""
+    from tests.test_brag_stats import finished_brag_game
+
+    game, ann, bob = finished_brag_game(seed=3, hands=3)
+    names = {p.name for p in game.players.all()} | {
+        "ann", "bob", game.table.name, game.variant.name}
+    client.force_login(ann)
+    steps = list(Action.objects.filter(game=game).order_by("seq").values_list("seq", flat=True))
+    for step in steps:
+        html = get_ja(client, reverse("stats:replay", args=[game.pk]) + f"?step={step}")
+        html = re.sub(r"\b[0-9a-f]{12,64}\b", "", html)  # commitments and salts: digits
+        assert english_on(html, names) == [], step
+    english = client.get(reverse("stats:replay", args=[game.pk]) + f"?step={steps[1]}",
+                         HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "ann" in english

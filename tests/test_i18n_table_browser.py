@@ -140,7 +140,7 @@ def shown_english(page):
     for name in ("さくら", "ひろし", "ブラッグの卓"):
         text = text.replace(name, " ")
     # bots' names, and a Brag deal's first digits of its pack's commitment
-    text = re.sub(r"(Beginner|Casual|Expert) bot \d+|Bot for \S+|さくら v bots|[0-9a-f]{12}…",
+    text = re.sub(r"(Beginner|Casual|Expert) bot \d+|Bot for \S+|[0-9a-f]{12}…",
                   " ", text)
     return english_left(text)
 
