@@ -12,9 +12,9 @@ Tables, games and jobs are for looking at. Only ``games.actions`` changes a
 game, so their admins do not edit game state or the action log.
 
 Everything written here follows the active language (the admin's): the field
-labels of a variant (its model keeps the automatic English names, so that labelling
-needs no migration), the groups of house rules, the columns, actions, messages and
-the lab's form and figures.
+labels (the models' verbose names; a variant's house rules are named as every form
+names them, ``games.rules_text.RULE_LABELS``), the groups of house rules, the
+columns, actions, messages and the lab's form and figures.
 """
 
 from __future__ import annotations
@@ -40,26 +40,13 @@ from .kinds import DEFAULT_KIND, KINDS, EngineMissing, UnknownKind, kind_for, ki
 from .lab import DEFAULT_TIME_BUDGET, LabError, bot_lineup, default_players, run_lab
 from .models import Action, Game, GamePlayer, Job, Seat, Table, Variant
 from .refusals import rules_problems, rules_problems_text
-from .rules_text import RULE_LABELS, variant_name
+from .rules_text import variant_name
 from .templatetags.i18n_cards import rules_summary
 
-# A variant's fields as its admin page names them: the house rules as every form does,
-# and the fields only the admin shows.
-FIELD_LABELS = {
-    **RULE_LABELS,
-    "name": gettext_lazy("Name"),
-    "slug": gettext_lazy("Slug"),
-    "game": gettext_lazy("Game"),
-    "ante": gettext_lazy("Ante"),
-    "betting": gettext_lazy("Betting"),
-    "min_bet": gettext_lazy("Smallest stake"),
-    "max_bet": gettext_lazy("Largest opening stake"),
-    "max_raise": gettext_lazy("Largest raise"),
-    "blind_play": gettext_lazy("Blind play"),
-    "shuffle": gettext_lazy("Shuffle"),
-    "max_hands": gettext_lazy("Most hands"),
-    "display_order": gettext_lazy("Display order"),
-}
+# A variant's fields as its admin page, its list and its filters name them: the model's
+# verbose names, which give the house rules the words every form gives them (RULE_LABELS).
+FIELD_LABELS = {field.name: field.verbose_name for field in Variant._meta.get_fields()
+                if field.concrete and field.editable and not field.primary_key}
 
 # The titles of the kinds' groups of house rules (games/kinds.py ``rule_sections``),
 # marked for translation; tests/test_i18n_admin.py checks that every kind's are here.
@@ -133,9 +120,6 @@ class VariantForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        for name, field in self.fields.items():
-            if name in FIELD_LABELS:
-                field.label = FIELD_LABELS[name]
         if self.instance.pk is None:
             # A new variant is of the kind its add page was opened for, with that kind's
             # defaults, so that its rules in words are that kind's before anything is typed.
@@ -261,7 +245,7 @@ def _value_in_words(variant: Variant, name: str) -> str:
 
 def _glance_label(name: str) -> str:
     """A field's label inside a line of the list ("exchange: Widow")."""
-    label = str(FIELD_LABELS.get(name) or Variant._meta.get_field(name).verbose_name)
+    label = str(Variant._meta.get_field(name).verbose_name)
     return label[:1].lower() + label[1:]
 
 
