@@ -20,6 +20,7 @@ columns, actions, messages and the lab's form and figures.
 from __future__ import annotations
 
 import json
+import re
 
 from django import forms
 from django.contrib import admin, messages
@@ -33,7 +34,14 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, gettext_noop, ngettext, pgettext_lazy
+from django.utils.translation import (
+    gettext_lazy,
+    gettext_noop,
+    ngettext,
+    npgettext,
+    pgettext,
+    pgettext_lazy,
+)
 
 from .engine import RulesError
 from .kinds import DEFAULT_KIND, KINDS, EngineMissing, UnknownKind, kind_for, kind_named
@@ -588,16 +596,64 @@ class DoneFilter(admin.SimpleListFilter):
         return queryset
 
 
+# What a job did, as games.actions records it (clock.do_run_job, the abandoned-table check
+# and the jobs a newer one replaced), said in the reader's language by job_outcome.
+JOB_RESULTS = {
+    "stale": pgettext_lazy("job result", "stale"),
+    "dealt": pgettext_lazy("job result", "dealt"),
+    "superseded": pgettext_lazy("job result", "superseded"),
+    "error": pgettext_lazy("job result", "error"),
+    "nothing to do": pgettext_lazy("job result", "nothing to do"),
+    "people are here": pgettext_lazy("job result", "people are here"),
+    "not idle long enough": pgettext_lazy("job result", "not idle long enough"),
+    "closed an unstarted table": pgettext_lazy("job result", "closed an unstarted table"),
+    "no game running": pgettext_lazy("job result", "no game running"),
+    "bots play out the game": pgettext_lazy("job result", "bots play out the game"),
+}
+BOT_PLAYED = re.compile(r"bot played (?P<event>\w+)")
+TIMED_OUT = re.compile(r"timed out; played (?P<count>\d+) moves?(?P<away>; seat marked away)?")
+REFUSED = re.compile(r"refused: (?P<reason>.*)", re.DOTALL)
+
+
+def job_outcome(result: str):
+    """A job's recorded result in the reader's language (English: as recorded). Event
+    codes stay codes; a text of another form is shown as it is."""
+    if not result:
+        return None  # not run yet: the admin's empty mark
+    if result in JOB_RESULTS:
+        return JOB_RESULTS[result]
+    if match := BOT_PLAYED.fullmatch(result):
+        return format_html(pgettext("job result", "bot played {event}"),
+                           event=format_html("<code>{}</code>", match["event"]))
+    if result == "bot played a move":
+        return pgettext("job result", "bot played a move")
+    if match := TIMED_OUT.fullmatch(result):
+        count = int(match["count"])
+        if match["away"]:
+            return npgettext("job result", "timed out; played %(count)d move; seat marked away",
+                             "timed out; played %(count)d moves; seat marked away",
+                             count) % {"count": count}
+        return npgettext("job result", "timed out; played %(count)d move",
+                         "timed out; played %(count)d moves", count) % {"count": count}
+    if match := REFUSED.fullmatch(result):
+        return pgettext("job result", "refused: %(reason)s") % {"reason": match["reason"]}
+    return result
+
+
 @admin.register(Job)
 class JobAdmin(admin.ModelAdmin):
     list_display = ("kind", "table", "game", "version", "seat", "due_at", "claimed_by",
-                    "done_at", "result")
+                    "done_at", "outcome")
     list_filter = ("kind", DoneFilter)
     list_select_related = ("table", "game", "game__table")
     search_fields = ("table__name", "claimed_by", "result")
     date_hierarchy = "due_at"
     fields = readonly_fields = ("kind", "table", "game", "version", "seat", "due_at",
-                                "claimed_at", "claimed_by", "done_at", "result")
+                                "claimed_at", "claimed_by", "done_at", "outcome")
+
+    @admin.display(description=Job._meta.get_field("result").verbose_name, ordering="result")
+    def outcome(self, job):
+        return job_outcome(job.result)
 
     def has_add_permission(self, request):
         return False

@@ -450,7 +450,8 @@ class Action(models.Model):
     payload = models.JSONField(_("payload"), help_text=_("The engine action, as data."))
     events = models.JSONField(_("events"), default=list, help_text=_("What it caused, in words."))
     by = models.CharField(_("by"), max_length=10, default="player", choices=ACTION_BY,
-                          help_text=_("player, bot, clock (a timeout) or table (the next deal)."))
+                          help_text=_("Who played it: the player, a bot, the clock (a timeout) or "
+                                      "the table (the next deal)."))
     created_at = models.DateTimeField(_("created at"), default=timezone.now)
 
     class Meta:
