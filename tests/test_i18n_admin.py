@@ -24,12 +24,14 @@ from django.utils.html import escape
 from django.utils.text import capfirst
 
 from accounts.models import User
-from games.admin import FIELD_LABELS, SECTION_TITLES, kind_fieldsets
+from games.admin import FIELD_LABELS, SECTION_TITLES, job_outcome, kind_fieldsets
 from games.engine import PRESETS
 from games.engine.brag import BRAG_PRESETS
 from games.kinds import KINDS
 from games.lab import run_lab
 from games.models import Variant
+from games.rules_text import RULE_LABELS
+from stats.models import PlayerGame, PlayerStats
 from tests.factories import UserFactory, finished_game, start_table_game
 from tests.test_i18n_events import english_left
 from tests.test_i18n_site_pages import english_on_page
@@ -285,9 +287,8 @@ def djangos_own_on_user_pages() -> set[str]:
 
 
 def registered_pages():
-    for model in admin.site._registry:
-        if model._meta.app_label in OUR_APPS:
-            yield pytest.param(model, id=model._meta.label_lower)
+    return [pytest.param(model, id=model._meta.label_lower) for model in admin.site._registry
+            if model._meta.app_label in OUR_APPS]
 
 
 @pytest.mark.parametrize("model", registered_pages())
@@ -305,3 +306,70 @@ def test_every_model_reads_in_japanese_in_its_list_and_on_its_page(admin_client,
         english = english_on_page(MASKED.sub(" ", without_json(html)), kept_as_they_are(*names))
         left = [piece for piece in english if piece not in DJANGOS_UNTRANSLATED]
         assert left == [], (path, left)
+
+
+def column_headers(html: str) -> list[str]:
+    start = html.index('id="result_list"')
+    cells = re.findall(r'<div class="text">(.*?)</div>', html[start:html.index("</thead>", start)])
+    return [" ".join(re.sub(r"<[^>]+>", " ", cell).split()) for cell in cells]
+
+
+def test_the_variant_list_names_its_model_columns_and_filters_in_japanese(admin_client):
+    html = ja(admin_client, "get", url("changelist")).content.decode()
+    assert "<title>変更する バリエーション を選択" in html
+    headers = column_headers(html)
+    for header in ("名前", "ゲーム", "レート対象", "有効", "表示順"):
+        assert header in headers, (header, headers)
+    for title in ("ゲーム", "有効", "レート対象", "交換方法", "得点方式", "手役の順位"):
+        assert f"{title} で絞り込む" in html, title
+
+
+def test_the_variant_list_in_english_reads_as_before(admin_client):
+    html = admin_client.get(url("changelist"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    headers = column_headers(html)
+    for header in ("Name", "Game", "Rules at a glance", "Players", "Turn time", "Rated",
+                   "Active", "Display order"):
+        assert header in headers, (header, headers)
+    assert "Select variant to change" in html
+
+
+def test_a_variants_house_rules_have_the_forms_words():
+    for name, label in RULE_LABELS.items():
+        assert Variant._meta.get_field(name).verbose_name == label, name
+        assert FIELD_LABELS[name] == label, name
+
+
+def test_the_rows_are_named_in_japanese(room):
+    finished = room["finished"]
+    player = finished.players.get(user__username="alice")
+    result = PlayerGame.objects.get(game=finished, user__username="alice")
+    with translation.override("ja"):
+        assert str(finished) == "Test tableの第1ゲーム"
+        assert str(player) == "Test tableの第1ゲームのalice"
+        assert str(finished.table.seat_set.get(position=0)) == "Test tableの1番席：alice"
+        assert str(finished.actions.get(seq=1)) == "Test tableの第1ゲームの操作1"
+        assert str(result) == (f"ゲーム{finished.pk}のalice：3人中{result.place}位")
+        assert str(PlayerStats.objects.get(user__username="alice", variant=None)) == (
+            "alice（全バリエーション）")
+    with translation.override("en"):  # as they always were
+        assert str(finished) == "Test table game 1"
+        assert str(player) == "alice in Test table game 1"
+        assert str(result) == f"alice {result.place} of 3 in game {finished.pk}"
+
+
+@pytest.mark.parametrize(("result", "words"), [
+    ("superseded", "新しいジョブに置き換えられました"),
+    ("stale", "不要（ゲームが先に進んでいた）"),
+    ("bot played swap", "ボットがプレイしました：<code>swap</code>"),
+    ("timed out; played 2 moves; seat marked away",
+     "時間切れ：2手をプレイし、席を離席中にしました"),
+    ("refused: The game is over.", "拒否されました：ゲームは終わりました。"),
+    ("something new", "something new"),
+])
+def test_a_jobs_result_in_japanese(result, words):
+    with translation.override("ja"):
+        said = job_outcome(result if not result.startswith("refused") else
+                           f"refused: {translation.gettext('The game is over.')}")
+        assert str(said) == words
+    with translation.override("en"):
+        assert str(job_outcome(result)).replace("<code>", "").replace("</code>", "") == result
