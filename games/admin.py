@@ -529,9 +529,7 @@ class GamePlayerInline(ReadOnlyInline):
 
 
 class ActionInline(ReadOnlyInline):
-    model = Action
-    verbose_name = gettext_lazy("logged action")
-    verbose_name_plural = gettext_lazy("action log")
+    model = Action  # named by the model: "logged action", "action log"
     fields = readonly_fields = ("seq", "seat", "by", "payload", "created_at")
 
 
