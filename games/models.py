@@ -416,7 +416,8 @@ class GamePlayer(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("user"),
                              on_delete=models.SET_NULL, null=True,
                              blank=True, related_name="game_players")
-    bot_level = models.CharField(_("bot level"), max_length=10, blank=True)
+    bot_level = models.CharField(_("bot level"), max_length=10, blank=True,
+                                 choices=_choices(BOT_LEVELS))
     name = models.CharField(_("name"), max_length=150)
     place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
     left_early = models.BooleanField(_("left early"), default=False)
