@@ -12,14 +12,15 @@ Tables, games and jobs are for looking at. Only ``games.actions`` changes a
 game, so their admins do not edit game state or the action log.
 
 Everything written here follows the active language (the admin's): the field
-labels of a variant (its model keeps the automatic English names, so that labelling
-needs no migration), the groups of house rules, the columns, actions, messages and
-the lab's form and figures.
+labels (the models' verbose names; a variant's house rules are named as every form
+names them, ``games.rules_text.RULE_LABELS``), the groups of house rules, the
+columns, actions, messages and the lab's form and figures.
 """
 
 from __future__ import annotations
 
 import json
+import re
 
 from django import forms
 from django.contrib import admin, messages
@@ -33,33 +34,27 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, gettext_noop, ngettext, pgettext_lazy
+from django.utils.translation import (
+    gettext_lazy,
+    gettext_noop,
+    ngettext,
+    npgettext,
+    pgettext,
+    pgettext_lazy,
+)
 
 from .engine import RulesError
 from .kinds import DEFAULT_KIND, KINDS, EngineMissing, UnknownKind, kind_for, kind_named
 from .lab import DEFAULT_TIME_BUDGET, LabError, bot_lineup, default_players, run_lab
 from .models import Action, Game, GamePlayer, Job, Seat, Table, Variant
 from .refusals import rules_problems, rules_problems_text
-from .rules_text import RULE_LABELS, variant_name
+from .rules_text import variant_name
 from .templatetags.i18n_cards import rules_summary
 
-# A variant's fields as its admin page names them: the house rules as every form does,
-# and the fields only the admin shows.
-FIELD_LABELS = {
-    **RULE_LABELS,
-    "name": gettext_lazy("Name"),
-    "slug": gettext_lazy("Slug"),
-    "game": gettext_lazy("Game"),
-    "ante": gettext_lazy("Ante"),
-    "betting": gettext_lazy("Betting"),
-    "min_bet": gettext_lazy("Smallest stake"),
-    "max_bet": gettext_lazy("Largest opening stake"),
-    "max_raise": gettext_lazy("Largest raise"),
-    "blind_play": gettext_lazy("Blind play"),
-    "shuffle": gettext_lazy("Shuffle"),
-    "max_hands": gettext_lazy("Most hands"),
-    "display_order": gettext_lazy("Display order"),
-}
+# A variant's fields as its admin page, its list and its filters name them: the model's
+# verbose names, which give the house rules the words every form gives them (RULE_LABELS).
+FIELD_LABELS = {field.name: field.verbose_name for field in Variant._meta.get_fields()
+                if field.concrete and field.editable and not field.primary_key}
 
 # The titles of the kinds' groups of house rules (games/kinds.py ``rule_sections``),
 # marked for translation; tests/test_i18n_admin.py checks that every kind's are here.
@@ -133,9 +128,6 @@ class VariantForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        for name, field in self.fields.items():
-            if name in FIELD_LABELS:
-                field.label = FIELD_LABELS[name]
         if self.instance.pk is None:
             # A new variant is of the kind its add page was opened for, with that kind's
             # defaults, so that its rules in words are that kind's before anything is typed.
@@ -261,7 +253,7 @@ def _value_in_words(variant: Variant, name: str) -> str:
 
 def _glance_label(name: str) -> str:
     """A field's label inside a line of the list ("exchange: Widow")."""
-    label = str(FIELD_LABELS.get(name) or Variant._meta.get_field(name).verbose_name)
+    label = str(Variant._meta.get_field(name).verbose_name)
     return label[:1].lower() + label[1:]
 
 
@@ -537,9 +529,7 @@ class GamePlayerInline(ReadOnlyInline):
 
 
 class ActionInline(ReadOnlyInline):
-    model = Action
-    verbose_name = gettext_lazy("logged action")
-    verbose_name_plural = gettext_lazy("action log")
+    model = Action  # named by the model: "logged action", "action log"
     fields = readonly_fields = ("seq", "seat", "by", "payload", "created_at")
 
 
@@ -604,16 +594,64 @@ class DoneFilter(admin.SimpleListFilter):
         return queryset
 
 
+# What a job did, as games.actions records it (clock.do_run_job, the abandoned-table check
+# and the jobs a newer one replaced), said in the reader's language by job_outcome.
+JOB_RESULTS = {
+    "stale": pgettext_lazy("job result", "stale"),
+    "dealt": pgettext_lazy("job result", "dealt"),
+    "superseded": pgettext_lazy("job result", "superseded"),
+    "error": pgettext_lazy("job result", "error"),
+    "nothing to do": pgettext_lazy("job result", "nothing to do"),
+    "people are here": pgettext_lazy("job result", "people are here"),
+    "not idle long enough": pgettext_lazy("job result", "not idle long enough"),
+    "closed an unstarted table": pgettext_lazy("job result", "closed an unstarted table"),
+    "no game running": pgettext_lazy("job result", "no game running"),
+    "bots play out the game": pgettext_lazy("job result", "bots play out the game"),
+}
+BOT_PLAYED = re.compile(r"bot played (?P<event>\w+)")
+TIMED_OUT = re.compile(r"timed out; played (?P<count>\d+) moves?(?P<away>; seat marked away)?")
+REFUSED = re.compile(r"refused: (?P<reason>.*)", re.DOTALL)
+
+
+def job_outcome(result: str):
+    """A job's recorded result in the reader's language (English: as recorded). Event
+    codes stay codes; a text of another form is shown as it is."""
+    if not result:
+        return None  # not run yet: the admin's empty mark
+    if result in JOB_RESULTS:
+        return JOB_RESULTS[result]
+    if match := BOT_PLAYED.fullmatch(result):
+        return format_html(pgettext("job result", "bot played {event}"),
+                           event=format_html("<code>{}</code>", match["event"]))
+    if result == "bot played a move":
+        return pgettext("job result", "bot played a move")
+    if match := TIMED_OUT.fullmatch(result):
+        count = int(match["count"])
+        if match["away"]:
+            return npgettext("job result", "timed out; played %(count)d move; seat marked away",
+                             "timed out; played %(count)d moves; seat marked away",
+                             count) % {"count": count}
+        return npgettext("job result", "timed out; played %(count)d move",
+                         "timed out; played %(count)d moves", count) % {"count": count}
+    if match := REFUSED.fullmatch(result):
+        return pgettext("job result", "refused: %(reason)s") % {"reason": match["reason"]}
+    return result
+
+
 @admin.register(Job)
 class JobAdmin(admin.ModelAdmin):
     list_display = ("kind", "table", "game", "version", "seat", "due_at", "claimed_by",
-                    "done_at", "result")
+                    "done_at", "outcome")
     list_filter = ("kind", DoneFilter)
     list_select_related = ("table", "game", "game__table")
     search_fields = ("table__name", "claimed_by", "result")
     date_hierarchy = "due_at"
     fields = readonly_fields = ("kind", "table", "game", "version", "seat", "due_at",
-                                "claimed_at", "claimed_by", "done_at", "result")
+                                "claimed_at", "claimed_by", "done_at", "outcome")
+
+    @admin.display(description=Job._meta.get_field("result").verbose_name, ordering="result")
+    def outcome(self, job):
+        return job_outcome(job.result)
 
     def has_add_permission(self, request):
         return False

@@ -14,8 +14,8 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from .engine import HouseRules, RulesError
 from .engine.bots import BOT_LEVELS
@@ -31,6 +31,7 @@ from .engine.rules import (
 )
 from .kinds import DEFAULT_KIND, KIND_CHOICES, GameKind, UnknownKind, kind_for
 from .refusals import rules_problems
+from .rules_text import RULE_LABELS
 
 MAX_TURN_SECONDS = 600
 # The most chips any game kind lets a player start with; each kind's rules say what
@@ -55,124 +56,159 @@ class VariantQuerySet(models.QuerySet):
 class Variant(models.Model):
     """A named set of house rules that admins shape and players pick."""
 
-    name = models.CharField(max_length=80, unique=True)
-    slug = models.SlugField(max_length=80, unique=True)
-    description = models.TextField(blank=True, help_text=_("Shown to players when they choose."))
+    name = models.CharField(_("Name"), max_length=80, unique=True)
+    slug = models.SlugField(_("Slug"), max_length=80, unique=True)
+    description = models.TextField(RULE_LABELS["description"], blank=True,
+                                   help_text=_("Shown to players when they choose."))
     game = models.CharField(
+        _("Game"),
         max_length=20, choices=KIND_CHOICES, default=DEFAULT_KIND,
         help_text=_("The game this variant plays. It cannot change once tables have used it."))
 
     # -- ranking ---------------------------------------------------------------------------------
     ranking = models.CharField(
+        RULE_LABELS["ranking"],
         max_length=10, choices=_choices(RANKINGS), default="brag",
         help_text=_("Brag hands (prial, running flush, run, flush, pair) or Commerce hands "
                     "(tricon, sequence, flush, pair, point)."))
     threes_high = models.BooleanField(
+        RULE_LABELS["threes_high"],
         default=True, help_text=_("3-3-3 is the best prial, above A-A-A. Off: A-A-A is best."))
     ace_low_run = models.CharField(
+        RULE_LABELS["ace_low_run"],
         max_length=10, choices=_choices(ACE_LOW_RUNS), default="top",
         help_text=_("Where A-2-3 stands among runs: the best, the lowest, or not a run at all."))
     tie_rule = models.CharField(
+        RULE_LABELS["tie_rule"],
         max_length=10, choices=_choices(TIE_RULES), default="share",
         help_text=_("Equal worst hands: everyone tied loses, or the suit of the highest card "
                     "decides (spades > hearts > diamonds > clubs)."))
     thirty_one = models.BooleanField(
+        RULE_LABELS["thirty_one"],
         default=False, help_text=_("Three cards of one suit worth 31 (A = 11, pictures and tens "
                                    "10) beat every prial."))
     blitz = models.BooleanField(
+        RULE_LABELS["blitz"],
         default=False, help_text=_("Holding 31 at the end of your turn ends play at once. "
                                    "Needs thirty-one."))
     blitz_prials = models.BooleanField(
+        RULE_LABELS["blitz_prials"],
         default=False, help_text=_("3-3-3 and A-A-A also blitz, and beat 31. Needs blitz."))
 
     # -- exchange --------------------------------------------------------------------------------
     exchange = models.CharField(
+        RULE_LABELS["exchange"],
         max_length=10, choices=_choices(EXCHANGES), default="widow",
         help_text=_("Swap with three face-up cards in the middle, or draw from a stock and "
                     "discard."))
     swap_limit = models.PositiveSmallIntegerField(
+        RULE_LABELS["swap_limit"],
         default=1, validators=[MinValueValidator(1), MaxValueValidator(3)],
         help_text=_("How many cards a player may swap with the middle in one turn (Commerce: 3)."))
     dealer_blind_swap = models.BooleanField(
+        RULE_LABELS["dealer_blind_swap"],
         default=False, help_text=_("Before looking, the dealer may swap cards unseen with the "
                                    "middle (Commerce)."))
     may_pass = models.BooleanField(
+        RULE_LABELS["may_pass"],
         default=False, help_text=_("Players may pass at any time, not only in the final round."))
 
     # -- stopping the bus ------------------------------------------------------------------------
     stop_after_swap = models.BooleanField(
+        RULE_LABELS["stop_after_swap"],
         default=False, help_text=_("A player may swap and then stop the bus in the same turn."))
     stopper_penalty = models.PositiveSmallIntegerField(
+        RULE_LABELS["stopper_penalty"],
         default=1, validators=[MinValueValidator(1), MaxValueValidator(MAX_LIVES)],
         help_text=_("Lives lost by the player who stopped the bus if theirs is the worst hand."))
 
     # -- lives and scoring -----------------------------------------------------------------------
     scoring = models.CharField(
+        RULE_LABELS["scoring"],
         max_length=10, choices=_choices(SCORINGS), default="lives",
         help_text=_("Lives: the worst hand loses a life. Points: the best hand scores. Pot: "
                     "everyone antes and the best hand takes the chips."))
     starting_lives = models.PositiveSmallIntegerField(
+        RULE_LABELS["starting_lives"],
         default=3, validators=[MinValueValidator(1), MaxValueValidator(MAX_LIVES)],
         help_text=_("Lives each player starts with."))
     floating = models.BooleanField(
+        RULE_LABELS["floating"],
         default=True, help_text=_("With no lives left a player floats on; losing again puts them "
                                   "out. Off: out at zero lives."))
     target_points = models.PositiveSmallIntegerField(
+        RULE_LABELS["target_points"],
         default=5, validators=[MinValueValidator(1), MaxValueValidator(MAX_TARGET_POINTS)],
         help_text=_("Points scoring: the first to reach this alone wins."))
     starting_chips = models.PositiveSmallIntegerField(
+        RULE_LABELS["starting_chips"],
         default=10, validators=[MinValueValidator(1), MaxValueValidator(MAX_VARIANT_CHIPS)],
         help_text=_("Chips each player starts with. Stop the Bus pot scoring (usually 10; the "
                   "ante is 1 a hand) or Brag (usually 100)."))
 
     # -- Three Card Brag ---------------------------------------------------------------------
     ante = models.PositiveSmallIntegerField(
+        _("Ante"),
         default=_BRAG.ante, help_text=_("Chips every player still in pays before each deal."))
     betting = models.CharField(
+        _("Betting"),
         max_length=10, choices=BETTING_CHOICES, default=_BRAG.betting,
         help_text=_("Limit: stakes between the limits below. Pot limit: a stake may be as large "
                   "as every chip in the middle."))
     min_bet = models.PositiveSmallIntegerField(
+        _("Smallest stake"),
         default=_BRAG.min_bet, help_text=_("The smallest opening stake (and what staying in "
                                          "costs before anyone bets)."))
     max_bet = models.PositiveSmallIntegerField(
+        _("Largest opening stake"),
         default=_BRAG.max_bet, help_text=_("Limit play: the largest opening stake."))
     max_raise = models.PositiveSmallIntegerField(
+        _("Largest raise"),
         default=_BRAG.max_raise, help_text=_("Limit play: the most a later bet may raise the "
                                            "stake."))
     blind_play = models.BooleanField(
+        _("Blind play"),
         default=_BRAG.blind_play, help_text=_("Players may bet without looking at their cards; "
                                             "a blind bet counts double."))
     shuffle = models.CharField(
+        _("Shuffle"),
         max_length=12, choices=SHUFFLE_CHOICES, default=_BRAG.shuffle,
         help_text=_("When the pack is shuffled between hands (the seed: only after a pot is won "
                   "with a prial shown)."))
     max_hands = models.PositiveSmallIntegerField(
+        _("Most hands"),
         default=_BRAG.max_hands, help_text=_("The game ends after this many hands; 0: only when "
                                            "one player has every chip."))
 
     # -- table -----------------------------------------------------------------------------------
     min_players = models.PositiveSmallIntegerField(
+        RULE_LABELS["min_players"],
         default=2, validators=[MinValueValidator(2)], help_text=_("Fewest players to start."))
     max_players = models.PositiveSmallIntegerField(
+        RULE_LABELS["max_players"],
         default=6, validators=[MinValueValidator(2)], help_text=_("Most seats at a table."))
     turn_seconds = models.PositiveSmallIntegerField(
+        RULE_LABELS["turn_seconds"],
         null=True, blank=True, default=45,
         validators=[MinValueValidator(5), MaxValueValidator(MAX_TURN_SECONDS)],
         help_text=_("Seconds per turn before the server plays for you. Empty: no clock "
                     "(friendly tables)."))
     rated = models.BooleanField(
+        RULE_LABELS["rated"],
         default=True, help_text=_("Games on this variant change players' ratings."))
     active = models.BooleanField(
+        RULE_LABELS["active"],
         default=True, help_text=_("Only active variants can be chosen for new tables."))
-    display_order = models.PositiveSmallIntegerField(default=0)
+    display_order = models.PositiveSmallIntegerField(_("Display order"), default=0)
 
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     objects = VariantQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("variant")
+        verbose_name_plural = _("variants")
         ordering = ["display_order", "name"]
 
     def __str__(self) -> str:
@@ -228,23 +264,32 @@ class Table(models.Model):
         FINISHED = "finished", pgettext_lazy("status", "Finished")
         CLOSED = "closed", pgettext_lazy("status", "Closed")
 
-    name = models.CharField(max_length=60)
-    variant = models.ForeignKey(Variant, on_delete=models.PROTECT, related_name="tables")
-    host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
+    name = models.CharField(_("name"), max_length=60)
+    variant = models.ForeignKey(Variant, verbose_name=_("variant"), on_delete=models.PROTECT,
+                                related_name="tables")
+    host = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("host"),
+                             on_delete=models.SET_NULL, null=True,
                              blank=True, related_name="hosted_tables")
-    seats = models.PositiveSmallIntegerField(validators=[MinValueValidator(2)])
+    seats = models.PositiveSmallIntegerField(pgettext_lazy("count", "seats"),
+                                             validators=[MinValueValidator(2)])
     private = models.BooleanField(
+        _("private"),
         default=False, help_text=_("Only people with the invite link can find and join it."))
-    invite_code = models.CharField(max_length=32, unique=True, default=new_invite_code)
-    allow_spectators = models.BooleanField(default=True)
-    spectator_chat = models.BooleanField(default=True)
-    turn_seconds = models.PositiveSmallIntegerField(null=True, blank=True)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
-    humans_last_seen = models.DateTimeField(default=timezone.now)
+    invite_code = models.CharField(_("invite code"), max_length=32, unique=True,
+                                   default=new_invite_code)
+    allow_spectators = models.BooleanField(_("allow spectators"), default=True)
+    spectator_chat = models.BooleanField(_("spectator chat"), default=True)
+    turn_seconds = models.PositiveSmallIntegerField(RULE_LABELS["turn_seconds"], null=True,
+                                                    blank=True)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices,
+                              default=Status.WAITING)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+    humans_last_seen = models.DateTimeField(_("humans last seen"), default=timezone.now)
 
     class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
         ordering = ["-updated_at"]
         indexes = [models.Index(fields=["status", "private"])]
 
@@ -265,17 +310,23 @@ class Table(models.Model):
 class Seat(models.Model):
     """A place at a table, held by a user or a bot."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seat_set")
-    position = models.PositiveSmallIntegerField()
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True,
+    table = models.ForeignKey(Table, verbose_name=_("table"), on_delete=models.CASCADE,
+                              related_name="seat_set")
+    position = models.PositiveSmallIntegerField(_("position"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("user"),
+                             on_delete=models.CASCADE, null=True,
                              blank=True, related_name="seats")
-    bot_level = models.CharField(max_length=10, blank=True, choices=_choices(BOT_LEVELS))
+    bot_level = models.CharField(_("bot level"), max_length=10, blank=True,
+                                 choices=_choices(BOT_LEVELS))
     away = models.BooleanField(
+        _("away"),
         default=False, help_text=_("The player timed out twice in a row; a bot plays for them."))
-    timeouts = models.PositiveSmallIntegerField(default=0)
-    joined_at = models.DateTimeField(auto_now_add=True)
+    timeouts = models.PositiveSmallIntegerField(_("timeouts"), default=0)
+    joined_at = models.DateTimeField(_("joined at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         ordering = ["position"]
         constraints = [
             models.UniqueConstraint(fields=["table", "position"], name="one_seat_per_place"),
@@ -287,7 +338,8 @@ class Seat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.table} seat {self.position + 1}: {self.display_name}"
+        return gettext("%(table)s seat %(number)d: %(player)s") % {
+            "table": self.table, "number": self.position + 1, "player": self.display_name}
 
     @property
     def is_bot(self) -> bool:
@@ -308,27 +360,35 @@ class Game(models.Model):
         FINISHED = "finished", pgettext_lazy("status", "Finished")
         ABANDONED = "abandoned", pgettext_lazy("status", "Abandoned")
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
-    number = models.PositiveIntegerField(default=1)
-    variant = models.ForeignKey(Variant, on_delete=models.PROTECT, related_name="games")
-    rules = models.JSONField(help_text=_("The house rules in force, copied when the game began."))
-    rated = models.BooleanField(default=False)
-    seed = models.CharField(max_length=64, help_text=_("Secret until the game is over."))
-    state = models.JSONField(help_text=_("Snapshot of the engine state after the last action; "
-                                       "a cache: the log is the truth."))
-    version = models.PositiveIntegerField(default=0)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
-    ready = models.JSONField(default=list, blank=True,
+    table = models.ForeignKey(Table, verbose_name=_("table"), on_delete=models.CASCADE,
+                              related_name="games")
+    number = models.PositiveIntegerField(_("number"), default=1)
+    variant = models.ForeignKey(Variant, verbose_name=_("variant"), on_delete=models.PROTECT,
+                                related_name="games")
+    rules = models.JSONField(_("rules"),
+                             help_text=_("The house rules in force, copied when the game began."))
+    rated = models.BooleanField(_("rated"), default=False)
+    seed = models.CharField(_("seed"), max_length=64, help_text=_("Secret until the game is over."))
+    state = models.JSONField(_("state"),
+                             help_text=_("Snapshot of the engine state after the last action; "
+                                         "a cache: the log is the truth."))
+    version = models.PositiveIntegerField(_("version"), default=0)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices,
+                              default=Status.PLAYING)
+    ready = models.JSONField(_("ready"), default=list, blank=True,
                              help_text=_("Seats that asked for the next hand."))
     recent_events = models.JSONField(
+        _("recent events"),
         default=list, blank=True,
         help_text=_("The last events as [seq, event] pairs, so pages need not read the log."))
-    deadline = models.DateTimeField(null=True, blank=True,
+    deadline = models.DateTimeField(_("deadline"), null=True, blank=True,
                                     help_text=_("When the current turn's clock runs out."))
-    started_at = models.DateTimeField(default=timezone.now)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(_("started at"), default=timezone.now)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
         ordering = ["-started_at"]
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="one_game_number_per_table"),
@@ -336,7 +396,8 @@ class Game(models.Model):
         indexes = [models.Index(fields=["status", "-finished_at"])]
 
     def __str__(self) -> str:
-        return f"{self.table} game {self.number}"
+        return gettext("%(table)s game %(number)d") % {"table": self.table,
+                                                       "number": self.number}
 
     def get_absolute_url(self) -> str:
         return reverse("games:table", args=[self.table_id])
@@ -349,45 +410,61 @@ class Game(models.Model):
 class GamePlayer(models.Model):
     """Who sat where in a game, and where they finished."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="players")
-    seat = models.PositiveSmallIntegerField()
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
+    game = models.ForeignKey(Game, verbose_name=_("game"), on_delete=models.CASCADE,
+                             related_name="players")
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("user"),
+                             on_delete=models.SET_NULL, null=True,
                              blank=True, related_name="game_players")
-    bot_level = models.CharField(max_length=10, blank=True)
-    name = models.CharField(max_length=150)
-    place = models.PositiveSmallIntegerField(null=True, blank=True)
-    left_early = models.BooleanField(default=False)
+    bot_level = models.CharField(_("bot level"), max_length=10, blank=True,
+                                 choices=_choices(BOT_LEVELS))
+    name = models.CharField(_("name"), max_length=150)
+    place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
+    left_early = models.BooleanField(_("left early"), default=False)
 
     class Meta:
+        verbose_name = _("game player")
+        verbose_name_plural = _("game players")
         ordering = ["seat"]
         constraints = [
             models.UniqueConstraint(fields=["game", "seat"], name="one_player_per_game_seat"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.name} in {self.game}"
+        return gettext("%(player)s in %(game)s") % {"player": self.name, "game": self.game}
+
+
+# Who played an action: its player, a bot, the clock (a timeout) or the table (the next deal).
+ACTION_BY = [("player", pgettext_lazy("action by", "player")),
+             ("bot", pgettext_lazy("action by", "bot")),
+             ("clock", pgettext_lazy("action by", "clock")),
+             ("table", pgettext_lazy("action by", "table"))]
 
 
 class Action(models.Model):
     """The log: one row per applied action, numbered without gaps from 1."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
-    seq = models.PositiveIntegerField()
-    seat = models.SmallIntegerField(null=True, blank=True)
-    payload = models.JSONField(help_text=_("The engine action, as data."))
-    events = models.JSONField(default=list, help_text=_("What it caused, in words."))
-    by = models.CharField(max_length=10, default="player",
-                          help_text=_("player, bot, clock (a timeout) or table (the next deal)."))
-    created_at = models.DateTimeField(default=timezone.now)
+    game = models.ForeignKey(Game, verbose_name=_("game"), on_delete=models.CASCADE,
+                             related_name="actions")
+    seq = models.PositiveIntegerField(_("seq"))
+    seat = models.SmallIntegerField(_("seat"), null=True, blank=True)
+    payload = models.JSONField(_("payload"), help_text=_("The engine action, as data."))
+    events = models.JSONField(_("events"), default=list, help_text=_("What it caused, in words."))
+    by = models.CharField(_("by"), max_length=10, default="player", choices=ACTION_BY,
+                          help_text=_("Who played it: the player, a bot, the clock (a timeout) or "
+                                      "the table (the next deal)."))
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
 
     class Meta:
+        verbose_name = _("logged action")
+        verbose_name_plural = _("action log")
         ordering = ["game", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["game", "seq"], name="one_action_per_seq"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.game} #{self.seq} {self.payload.get('kind')}"
+        return gettext("%(game)s #%(seq)d") % {"game": self.game, "seq": self.seq}
 
 
 class Job(models.Model):
@@ -404,37 +481,46 @@ class Job(models.Model):
         NEXT_HAND = "next_hand", _("Next hand")
         ABANDON_CHECK = "abandon", _("Abandoned table check")
 
-    kind = models.CharField(max_length=10, choices=Kind.choices)
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="jobs")
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, null=True, blank=True,
-                             related_name="jobs")
-    version = models.PositiveIntegerField(null=True, blank=True)
-    seat = models.SmallIntegerField(null=True, blank=True)
-    due_at = models.DateTimeField()
-    claimed_at = models.DateTimeField(null=True, blank=True)
-    claimed_by = models.CharField(max_length=64, blank=True)
-    done_at = models.DateTimeField(null=True, blank=True)
-    result = models.CharField(max_length=200, blank=True)
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    table = models.ForeignKey(Table, verbose_name=_("table"), on_delete=models.CASCADE,
+                              related_name="jobs")
+    game = models.ForeignKey(Game, verbose_name=_("game"), on_delete=models.CASCADE, null=True,
+                             blank=True, related_name="jobs")
+    version = models.PositiveIntegerField(_("version"), null=True, blank=True)
+    seat = models.SmallIntegerField(_("seat"), null=True, blank=True)
+    due_at = models.DateTimeField(_("due at"))
+    claimed_at = models.DateTimeField(_("claimed at"), null=True, blank=True)
+    claimed_by = models.CharField(_("claimed by"), max_length=64, blank=True)
+    done_at = models.DateTimeField(_("done at"), null=True, blank=True)
+    result = models.CharField(_("result"), max_length=200, blank=True)
 
     class Meta:
+        verbose_name = _("job")
+        verbose_name_plural = _("jobs")
         ordering = ["due_at"]
         indexes = [models.Index(fields=["done_at", "due_at"])]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} for {self.table} at {self.due_at:%H:%M:%S}"
+        return gettext("%(kind)s for %(table)s at %(time)s") % {
+            "kind": self.get_kind_display(), "table": self.table,
+            "time": f"{self.due_at:%H:%M:%S}"}
 
 
 class ChatMessage(models.Model):
     MAX_LENGTH = 300
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat")
-    game = models.ForeignKey(Game, on_delete=models.SET_NULL, null=True, blank=True,
-                             related_name="chat")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
-    text = models.CharField(max_length=MAX_LENGTH)
-    created_at = models.DateTimeField(default=timezone.now)
+    table = models.ForeignKey(Table, verbose_name=_("table"), on_delete=models.CASCADE,
+                              related_name="chat")
+    game = models.ForeignKey(Game, verbose_name=_("game"), on_delete=models.SET_NULL, null=True,
+                             blank=True, related_name="chat")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("user"),
+                             on_delete=models.CASCADE)
+    text = models.CharField(_("text"), max_length=MAX_LENGTH)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
 
     class Meta:
+        verbose_name = _("chat message")
+        verbose_name_plural = _("chat messages")
         ordering = ["created_at"]
         indexes = [models.Index(fields=["table", "-created_at"])]
 
@@ -445,15 +531,18 @@ class ChatMessage(models.Model):
 class Presence(models.Model):
     """An open websocket at a table: who is watching or playing right now."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="presences")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                             related_name="presences")
-    channel_name = models.CharField(max_length=200, unique=True)
-    connected_at = models.DateTimeField(default=timezone.now)
-    last_seen = models.DateTimeField(default=timezone.now)
+    table = models.ForeignKey(Table, verbose_name=_("table"), on_delete=models.CASCADE,
+                              related_name="presences")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("user"),
+                             on_delete=models.CASCADE, related_name="presences")
+    channel_name = models.CharField(_("channel name"), max_length=200, unique=True)
+    connected_at = models.DateTimeField(_("connected at"), default=timezone.now)
+    last_seen = models.DateTimeField(_("last seen"), default=timezone.now)
 
     class Meta:
+        verbose_name = _("presence")
+        verbose_name_plural = _("presences")
         indexes = [models.Index(fields=["table", "last_seen"])]
 
     def __str__(self) -> str:
-        return f"{self.user} at {self.table}"
+        return gettext("%(user)s at %(table)s") % {"user": self.user, "table": self.table}

@@ -20,6 +20,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Game, Variant
@@ -28,47 +29,56 @@ from .rating import INITIAL_MU, INITIAL_SIGMA, display_rating
 
 
 class PlayerStats(models.Model):
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("user"),
+                             on_delete=models.CASCADE,
                              related_name="stats")
-    variant = models.ForeignKey(Variant, on_delete=models.CASCADE, null=True, blank=True,
+    variant = models.ForeignKey(Variant, verbose_name=_("variant"), on_delete=models.CASCADE,
+                                null=True, blank=True,
                                 related_name="player_stats",
                                 help_text=_("Empty: every variant together."))
 
-    games = models.PositiveIntegerField(default=0)
-    wins = models.PositiveIntegerField(default=0)
-    place_total = models.PositiveIntegerField(default=0, help_text=_("Sum of places, for the "
-                                              "average."))
-    place_counts = models.JSONField(default=dict, blank=True,
+    games = models.PositiveIntegerField(pgettext_lazy("count", "games"), default=0)
+    wins = models.PositiveIntegerField(pgettext_lazy("count", "wins"), default=0)
+    place_total = models.PositiveIntegerField(_("place total"), default=0,
+                                              help_text=_("Sum of places, for the average."))
+    place_counts = models.JSONField(_("places"), default=dict, blank=True,
                                     help_text=_('Finishing places: {"1": games, "2": games, ...}'))
-    hands = models.PositiveIntegerField(default=0, help_text=_("Showdowns taken part in."))
-    hands_survived = models.PositiveIntegerField(default=0)
-    lives_lost = models.PositiveIntegerField(default=0)
-    stops = models.PositiveIntegerField(default=0, help_text=_("Times they stopped the bus."))
-    stops_lost = models.PositiveIntegerField(default=0,
+    hands = models.PositiveIntegerField(pgettext_lazy("count", "hands"), default=0,
+                                        help_text=_("Showdowns taken part in."))
+    hands_survived = models.PositiveIntegerField(_("hands survived"), default=0)
+    lives_lost = models.PositiveIntegerField(_("lives lost"), default=0)
+    stops = models.PositiveIntegerField(_("stops"), default=0,
+                                        help_text=_("Times they stopped the bus."))
+    stops_lost = models.PositiveIntegerField(_("stops lost"), default=0,
                                              help_text=_("Stops after which they lost the hand."))
-    floats = models.PositiveIntegerField(default=0, help_text=_("Times they went floating."))
-    blitzes = models.PositiveIntegerField(default=0)
-    categories = models.JSONField(default=dict, blank=True,
+    floats = models.PositiveIntegerField(_("floats"), default=0,
+                                         help_text=_("Times they went floating."))
+    blitzes = models.PositiveIntegerField(_("blitzes"), default=0)
+    categories = models.JSONField(_("categories"), default=dict, blank=True,
                                   help_text=_('Showdown hands by category: {"pair": n, ...}'))
 
-    best_hand = models.JSONField(default=list, blank=True, help_text=_("Card codes."))
-    best_hand_description = models.CharField(max_length=120, blank=True)
-    best_hand_category = models.CharField(max_length=20, blank=True)
-    best_hand_order = models.SmallIntegerField(default=-1, help_text=_("Category order "
-                                               "(higher is better) across rankings."))
-    best_hand_percentile = models.FloatField(default=-1.0)
-    best_hand_strength = models.IntegerField(default=-1)
-    best_hand_game = models.ForeignKey(Game, on_delete=models.SET_NULL, null=True, blank=True,
+    best_hand = models.JSONField(_("best hand"), default=list, blank=True,
+                                 help_text=_("Card codes."))
+    best_hand_description = models.CharField(_("best hand description"), max_length=120, blank=True)
+    best_hand_category = models.CharField(_("best hand category"), max_length=20, blank=True)
+    best_hand_order = models.SmallIntegerField(_("best hand order"), default=-1,
+                                               help_text=_("Category order "
+                                                            "(higher is better) across rankings."))
+    best_hand_percentile = models.FloatField(_("best hand percentile"), default=-1.0)
+    best_hand_strength = models.IntegerField(_("best hand strength"), default=-1)
+    best_hand_game = models.ForeignKey(Game, verbose_name=_("best hand game"),
+                                       on_delete=models.SET_NULL, null=True, blank=True,
                                        related_name="+")
 
-    rating_mu = models.FloatField(default=INITIAL_MU)
-    rating_sigma = models.FloatField(default=INITIAL_SIGMA)
-    rating = models.FloatField(default=display_rating(INITIAL_MU, INITIAL_SIGMA),
+    rating_mu = models.FloatField(_("rating mu"), default=INITIAL_MU)
+    rating_sigma = models.FloatField(_("rating sigma"), default=INITIAL_SIGMA)
+    rating = models.FloatField(_("rating"), default=display_rating(INITIAL_MU, INITIAL_SIGMA),
                                help_text=_("Shown rating: 1000 + 20 x (mu - 3 sigma)."))
-    rated_games = models.PositiveIntegerField(default=0)
-    last_played_at = models.DateTimeField(null=True, blank=True)
+    rated_games = models.PositiveIntegerField(_("rated games"), default=0)
+    last_played_at = models.DateTimeField(_("last played at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("player stats")
         verbose_name_plural = _("player stats")
         constraints = [
             models.UniqueConstraint(fields=["user", "variant"], name="stats_one_row_per_variant",
@@ -82,7 +92,9 @@ class PlayerStats(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} in {self.variant or 'all variants'}"
+        if self.variant is None:
+            return gettext("%(user)s in all variants") % {"user": self.user}
+        return gettext("%(user)s in %(variant)s") % {"user": self.user, "variant": self.variant}
 
     @property
     def losses(self) -> int:
@@ -108,27 +120,33 @@ class PlayerStats(models.Model):
 class PlayerGame(models.Model):
     """One user's result in one finished game."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("user"),
+                             on_delete=models.CASCADE,
                              related_name="game_results")
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="results")
-    variant = models.ForeignKey(Variant, on_delete=models.CASCADE, related_name="+")
-    finished_at = models.DateTimeField()
-    seat = models.PositiveSmallIntegerField()
-    place = models.PositiveSmallIntegerField()
-    players = models.PositiveSmallIntegerField(help_text=_("Seats in the game, bots included."))
-    left_early = models.BooleanField(default=False)
-    hands = models.PositiveSmallIntegerField(default=0)
-    hands_survived = models.PositiveSmallIntegerField(default=0)
-    lives_lost = models.PositiveSmallIntegerField(default=0)
-    stops = models.PositiveSmallIntegerField(default=0)
-    stops_lost = models.PositiveSmallIntegerField(default=0)
-    rated = models.BooleanField(default=False)
-    rating_before = models.FloatField(null=True, blank=True)
-    rating_after = models.FloatField(null=True, blank=True)
-    variant_rating_before = models.FloatField(null=True, blank=True)
-    variant_rating_after = models.FloatField(null=True, blank=True)
+    game = models.ForeignKey(Game, verbose_name=_("game"), on_delete=models.CASCADE,
+                             related_name="results")
+    variant = models.ForeignKey(Variant, verbose_name=_("variant"), on_delete=models.CASCADE,
+                                related_name="+")
+    finished_at = models.DateTimeField(_("finished at"))
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    place = models.PositiveSmallIntegerField(_("place"))
+    players = models.PositiveSmallIntegerField(pgettext_lazy("count", "players"),
+                                               help_text=_("Seats in the game, bots included."))
+    left_early = models.BooleanField(_("left early"), default=False)
+    hands = models.PositiveSmallIntegerField(pgettext_lazy("count", "hands"), default=0)
+    hands_survived = models.PositiveSmallIntegerField(_("hands survived"), default=0)
+    lives_lost = models.PositiveSmallIntegerField(_("lives lost"), default=0)
+    stops = models.PositiveSmallIntegerField(_("stops"), default=0)
+    stops_lost = models.PositiveSmallIntegerField(_("stops lost"), default=0)
+    rated = models.BooleanField(_("rated"), default=False)
+    rating_before = models.FloatField(_("rating before"), null=True, blank=True)
+    rating_after = models.FloatField(_("rating after"), null=True, blank=True)
+    variant_rating_before = models.FloatField(_("variant rating before"), null=True, blank=True)
+    variant_rating_after = models.FloatField(_("variant rating after"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("player game")
+        verbose_name_plural = _("player games")
         ordering = ["-finished_at", "-id"]
         constraints = [
             models.UniqueConstraint(fields=["game", "user"], name="stats_one_result_per_game"),
@@ -140,7 +158,8 @@ class PlayerGame(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} {self.place} of {self.players} in game {self.game_id}"
+        return gettext("%(user)s %(place)d of %(players)d in game %(game)d") % {
+            "user": self.user, "place": self.place, "players": self.players, "game": self.game_id}
 
     @property
     def won(self) -> bool:
@@ -168,34 +187,41 @@ class PlayerGame(models.Model):
 class BragStats(models.Model):
     """One user's Brag games, overall (``variant`` empty) or in one Brag variant."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("user"),
+                             on_delete=models.CASCADE,
                              related_name="brag_stats")
-    variant = models.ForeignKey(Variant, on_delete=models.CASCADE, null=True, blank=True,
+    variant = models.ForeignKey(Variant, verbose_name=_("variant"), on_delete=models.CASCADE,
+                                null=True, blank=True,
                                 related_name="brag_stats",
                                 help_text=_("Empty: every Brag variant together."))
-    games = models.PositiveIntegerField(default=0)
-    wins = models.PositiveIntegerField(default=0)
-    place_total = models.PositiveIntegerField(default=0)
-    place_counts = models.JSONField(default=dict, blank=True,
+    games = models.PositiveIntegerField(pgettext_lazy("count", "games"), default=0)
+    wins = models.PositiveIntegerField(pgettext_lazy("count", "wins"), default=0)
+    place_total = models.PositiveIntegerField(_("place total"), default=0)
+    place_counts = models.JSONField(_("places"), default=dict, blank=True,
                                     help_text=_('{"1": games finished 1st, ...}'))
-    net_chips = models.IntegerField(default=0, help_text=_("Chips won less chips staked, "
-                                    "over every hand played."))
-    biggest_pot = models.PositiveIntegerField(default=0, help_text=_("The most chips taken in "
-                                              "one pot (open or closed)."))
-    hands = models.PositiveIntegerField(default=0, help_text=_("Hands dealt to them."))
-    hands_won = models.PositiveIntegerField(default=0, help_text=_("Hands in which they took "
-                                            "a pot."))
-    sees_won = models.PositiveIntegerField(default=0)
-    sees_lost = models.PositiveIntegerField(default=0)
-    blind_hands = models.PositiveIntegerField(default=0, help_text=_("Hands in which they bet "
-                                              "blind at least once."))
-    rating_mu = models.FloatField(default=INITIAL_MU)
-    rating_sigma = models.FloatField(default=INITIAL_SIGMA)
-    rating = models.FloatField(default=display_rating(INITIAL_MU, INITIAL_SIGMA))
-    rated_games = models.PositiveIntegerField(default=0)
-    last_played_at = models.DateTimeField(null=True, blank=True)
+    net_chips = models.IntegerField(_("net chips"), default=0,
+                                    help_text=_("Chips won less chips staked, "
+                                                 "over every hand played."))
+    biggest_pot = models.PositiveIntegerField(_("biggest pot"), default=0,
+                                              help_text=_("The most chips taken in "
+                                                           "one pot (open or closed)."))
+    hands = models.PositiveIntegerField(pgettext_lazy("count", "hands"), default=0,
+                                        help_text=_("Hands dealt to them."))
+    hands_won = models.PositiveIntegerField(_("hands won"), default=0,
+                                            help_text=_("Hands in which they took a pot."))
+    sees_won = models.PositiveIntegerField(_("sees won"), default=0)
+    sees_lost = models.PositiveIntegerField(_("sees lost"), default=0)
+    blind_hands = models.PositiveIntegerField(_("blind hands"), default=0,
+                                              help_text=_("Hands in which they bet "
+                                                           "blind at least once."))
+    rating_mu = models.FloatField(_("rating mu"), default=INITIAL_MU)
+    rating_sigma = models.FloatField(_("rating sigma"), default=INITIAL_SIGMA)
+    rating = models.FloatField(_("rating"), default=display_rating(INITIAL_MU, INITIAL_SIGMA))
+    rated_games = models.PositiveIntegerField(_("rated games"), default=0)
+    last_played_at = models.DateTimeField(_("last played at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("Brag stats")
         verbose_name_plural = _("Brag stats")
         constraints = [
             models.UniqueConstraint(fields=["user", "variant"], name="brag_one_row_per_variant",
@@ -206,7 +232,10 @@ class BragStats(models.Model):
         indexes = [models.Index(fields=["variant", "-rating"], name="brag_leaderboard")]
 
     def __str__(self) -> str:
-        return f"{self.user} at Brag ({self.variant or 'all variants'})"
+        if self.variant is None:
+            return gettext("%(user)s at Brag (all variants)") % {"user": self.user}
+        return gettext("%(user)s at Brag (%(variant)s)") % {"user": self.user,
+                                                            "variant": self.variant}
 
     @property
     def average_place(self) -> float | None:
@@ -220,28 +249,33 @@ class BragStats(models.Model):
 class BragResult(models.Model):
     """One user's result in one finished Brag game: their history and replays."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("user"),
+                             on_delete=models.CASCADE,
                              related_name="brag_results")
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="brag_results")
-    variant = models.ForeignKey(Variant, on_delete=models.CASCADE, related_name="+")
-    finished_at = models.DateTimeField()
-    seat = models.PositiveSmallIntegerField()
-    place = models.PositiveSmallIntegerField()
-    players = models.PositiveSmallIntegerField()
-    left_early = models.BooleanField(default=False)
-    chips = models.PositiveIntegerField(default=0, help_text=_("Chips at the end."))
-    net_chips = models.IntegerField(default=0)
-    biggest_pot = models.PositiveIntegerField(default=0)
-    hands = models.PositiveSmallIntegerField(default=0)
-    hands_won = models.PositiveSmallIntegerField(default=0)
-    sees_won = models.PositiveSmallIntegerField(default=0)
-    sees_lost = models.PositiveSmallIntegerField(default=0)
-    blind_hands = models.PositiveSmallIntegerField(default=0)
-    rated = models.BooleanField(default=False)
-    rating_before = models.FloatField(null=True, blank=True)
-    rating_after = models.FloatField(null=True, blank=True)
+    game = models.ForeignKey(Game, verbose_name=_("game"), on_delete=models.CASCADE,
+                             related_name="brag_results")
+    variant = models.ForeignKey(Variant, verbose_name=_("variant"), on_delete=models.CASCADE,
+                                related_name="+")
+    finished_at = models.DateTimeField(_("finished at"))
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    place = models.PositiveSmallIntegerField(_("place"))
+    players = models.PositiveSmallIntegerField(pgettext_lazy("count", "players"))
+    left_early = models.BooleanField(_("left early"), default=False)
+    chips = models.PositiveIntegerField(_("chips"), default=0, help_text=_("Chips at the end."))
+    net_chips = models.IntegerField(_("net chips"), default=0)
+    biggest_pot = models.PositiveIntegerField(_("biggest pot"), default=0)
+    hands = models.PositiveSmallIntegerField(pgettext_lazy("count", "hands"), default=0)
+    hands_won = models.PositiveSmallIntegerField(_("hands won"), default=0)
+    sees_won = models.PositiveSmallIntegerField(_("sees won"), default=0)
+    sees_lost = models.PositiveSmallIntegerField(_("sees lost"), default=0)
+    blind_hands = models.PositiveSmallIntegerField(_("blind hands"), default=0)
+    rated = models.BooleanField(_("rated"), default=False)
+    rating_before = models.FloatField(_("rating before"), null=True, blank=True)
+    rating_after = models.FloatField(_("rating after"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("Brag result")
+        verbose_name_plural = _("Brag results")
         ordering = ["-finished_at", "-id"]
         constraints = [
             models.UniqueConstraint(fields=["game", "user"], name="brag_one_result_per_game"),
@@ -249,7 +283,8 @@ class BragResult(models.Model):
         indexes = [models.Index(fields=["user", "-finished_at", "-id"], name="brag_history")]
 
     def __str__(self) -> str:
-        return f"{self.user} {self.place} of {self.players} in Brag game {self.game_id}"
+        return gettext("%(user)s %(place)d of %(players)d in Brag game %(game)d") % {
+            "user": self.user, "place": self.place, "players": self.players, "game": self.game_id}
 
     @property
     def won(self) -> bool:

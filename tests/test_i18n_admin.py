@@ -1,29 +1,38 @@
 """The games' admin read by an admin whose language is Japanese.
 
-Django's own admin texts come translated by Django. Ours must be Japanese too: a
-variant's field labels and groups of house rules, its rules in words, the list's
-columns, the actions and their messages, and the variant lab (its form, its errors
-and its figures, down to the report as text). What stays as it is in every language
-is taken out before looking for English: names (variants, the admin user), the
-bots' level codes an admin types in a line-up ("greedy,random"), the command's
-name, and the names of the models and of other projects' apps (the models' own
-names belong to games/models.py, not to the admin).
+Django's own admin texts come translated by Django. Ours must be Japanese too: the
+models' names and their fields' (titles, breadcrumbs, columns, filters, labels), the
+rows as the admin names them, a variant's groups of house rules and its rules in
+words, the actions and their messages, and the variant lab (its form, its errors and
+its figures, down to the report as text). Every registered model's list and change
+page is read whole. What stays as it is in every language is taken out before
+looking for English: names (variants, tables, players, bots, the admin user), the
+bots' level codes an admin types in a line-up ("greedy,random"), the command's name,
+other projects' apps' names, and data shown as it is stored (codes in JSON, hashes).
 """
+
+import re
 
 import pytest
 from django.apps import apps
 from django.contrib import admin
+from django.contrib.auth.hashers import identify_hasher
+from django.contrib.auth.models import Permission
 from django.urls import reverse
 from django.utils import translation
 from django.utils.html import escape
 from django.utils.text import capfirst
 
-from games.admin import FIELD_LABELS, SECTION_TITLES, kind_fieldsets
+from accounts.models import User
+from games.admin import FIELD_LABELS, SECTION_TITLES, job_outcome, kind_fieldsets
 from games.engine import PRESETS
 from games.engine.brag import BRAG_PRESETS
 from games.kinds import KINDS
 from games.lab import run_lab
 from games.models import Variant
+from games.rules_text import RULE_LABELS
+from stats.models import PlayerGame, PlayerStats
+from tests.factories import UserFactory, finished_game, start_table_game
 from tests.test_i18n_events import english_left
 from tests.test_i18n_site_pages import english_on_page
 from tests.test_variants_admin import form_data
@@ -46,17 +55,18 @@ def ja(client, method, path, data=None, **extra):
 
 
 def kept_as_they_are(*extra) -> set[str]:
-    """Words no page translates: names, level codes, the command, and the models' and
-    other apps' own names."""
+    """Words no page translates: names, level codes, the command, and other apps' own
+    names."""
     words = {*LEVEL_CODES, "manage.py simulate", "Django", "admin", *extra}
     for variant in Variant.objects.all():
         words |= {variant.name, variant.description}
-    for model in admin.site._registry:
-        for name in (model._meta.verbose_name, model._meta.verbose_name_plural):
-            words |= {str(name), capfirst(str(name))}
     for config in apps.get_app_configs():
         if config.label not in OUR_APPS:
             words.add(str(config.verbose_name))
+    for model in admin.site._registry:  # other projects' models, in the index and the menu
+        if model._meta.app_label not in OUR_APPS:
+            for name in (model._meta.verbose_name, model._meta.verbose_name_plural):
+                words |= {str(name), capfirst(str(name))}
     return words
 
 
@@ -232,3 +242,134 @@ def test_impossible_rules_are_refused_in_japanese_at_the_field(admin_client, cla
     html = response.content.decode()
     assert english_on_page(html, kept_as_they_are()) == []
     assert "このルールではまだプレイできません：" in html
+
+
+# -- every registered model's list and change page ----------------------------------------------
+
+@pytest.fixture
+def room(db):
+    """A finished game (stats rows, an action log) and a running one (jobs pending)."""
+    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    finished = finished_game([alice, bob], bots=["greedy"])
+    playing = start_table_game([alice], bots=["random"], name="Friday")
+    names = {"alice", "bob", "alice@example.com", "bob@example.com"}
+    for game in (finished, playing):
+        names |= {game.table.name, game.table.invite_code, *(p.name for p in game.players.all())}
+        names |= {seat.display_name for seat in game.table.seat_set.all()}
+    return {"finished": finished, "playing": playing, "names": names}
+
+
+# Data shown as it is stored (an action's payload, a finished game's state, counts by
+# category), and the examples of that form in help texts: JSON objects, codes inside.
+JSON_OBJECT = re.compile(r"\{[^{}]*\}")
+
+
+def without_json(html: str) -> str:
+    while (stripped := JSON_OBJECT.sub(" ", html)) != html:
+        html = stripped
+    return html
+
+
+# Django's own admin writes these untranslated: the search icon's and the boolean icons'
+# alternative texts (admin/search_form.html, admin_list's _boolean_icon).
+DJANGOS_UNTRANSLATED = {"Search", "True", "False", "None"}
+# ... and on a user's page: the permissions' names (stored in English by Django), the key
+# names in its Japanese help for multiple choice, and the password hash's summary.
+MASKED = re.compile(r"[A-Za-z0-9+/=]{1,6}\*{4,}")
+
+
+def djangos_own_on_user_pages() -> set[str]:
+    hashers = {identify_hasher(user.password).algorithm
+               for user in User.objects.all() if user.has_usable_password()}
+    permissions = Permission.objects.select_related("content_type")
+    return {*(p.name for p in permissions), "Control", "Mac", "Command", *hashers,
+            *(str(p) for p in permissions if p.content_type.app_label not in OUR_APPS)}
+
+
+def registered_pages():
+    return [pytest.param(model, id=model._meta.label_lower) for model in admin.site._registry
+            if model._meta.app_label in OUR_APPS]
+
+
+@pytest.mark.parametrize("model", registered_pages())
+def test_every_model_reads_in_japanese_in_its_list_and_on_its_page(admin_client, room, model):
+    opts = model._meta
+    rows = model._default_manager.order_by("pk")
+    assert rows.exists(), opts.label
+    names = {*room["names"], *(user.email for user in User.objects.all())}
+    if model is User:
+        names |= djangos_own_on_user_pages()
+    for page, args in (("changelist", []), ("change", [rows.first().pk]),
+                       ("change", [rows.last().pk])):
+        path = reverse(f"admin:{opts.app_label}_{opts.model_name}_{page}", args=args)
+        html = ja(admin_client, "get", path).content.decode()
+        english = english_on_page(MASKED.sub(" ", without_json(html)), kept_as_they_are(*names))
+        left = [piece for piece in english if piece not in DJANGOS_UNTRANSLATED]
+        assert left == [], (path, left)
+
+
+def column_headers(html: str) -> list[str]:
+    start = html.index('id="result_list"')
+    cells = re.findall(r'<div class="text">(.*?)</div>', html[start:html.index("</thead>", start)])
+    return [" ".join(re.sub(r"<[^>]+>", " ", cell).split()) for cell in cells]
+
+
+def test_the_variant_list_names_its_model_columns_and_filters_in_japanese(admin_client):
+    html = ja(admin_client, "get", url("changelist")).content.decode()
+    assert "<title>変更する バリエーション を選択" in html
+    headers = column_headers(html)
+    for header in ("名前", "ゲーム", "レート対象", "有効", "表示順"):
+        assert header in headers, (header, headers)
+    for title in ("ゲーム", "有効", "レート対象", "交換方法", "得点方式", "手役の順位"):
+        assert f"{title} で絞り込む" in html, title
+
+
+def test_the_variant_list_in_english_reads_as_before(admin_client):
+    html = admin_client.get(url("changelist"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    headers = column_headers(html)
+    for header in ("Name", "Game", "Rules at a glance", "Players", "Turn time", "Rated",
+                   "Active", "Display order"):
+        assert header in headers, (header, headers)
+    assert "Select variant to change" in html
+
+
+def test_a_variants_house_rules_have_the_forms_words():
+    for name, label in RULE_LABELS.items():
+        assert Variant._meta.get_field(name).verbose_name == label, name
+        assert FIELD_LABELS[name] == label, name
+
+
+def test_the_rows_are_named_in_japanese(room):
+    finished = room["finished"]
+    player = finished.players.get(user__username="alice")
+    result = PlayerGame.objects.get(game=finished, user__username="alice")
+    with translation.override("ja"):
+        assert str(finished) == "Test tableの第1ゲーム"
+        assert str(player) == "Test tableの第1ゲームのalice"
+        assert str(finished.table.seat_set.get(position=0)) == "Test tableの1番席：alice"
+        assert str(finished.actions.get(seq=1)) == "Test tableの第1ゲームの操作1"
+        assert str(result) == (f"ゲーム{finished.pk}のalice：3人中{result.place}位")
+        assert str(PlayerStats.objects.get(user__username="alice", variant=None)) == (
+            "alice（全バリエーション）")
+    with translation.override("en"):  # as they always were
+        assert str(finished) == "Test table game 1"
+        assert str(player) == "alice in Test table game 1"
+        assert str(result) == f"alice {result.place} of 3 in game {finished.pk}"
+
+
+@pytest.mark.parametrize(("result", "words"), [
+    ("superseded", "新しいジョブに置き換えられました"),
+    ("stale", "不要（ゲームが先に進んでいた）"),
+    ("bot played swap", "ボットがプレイしました：<code>swap</code>"),
+    ("timed out; played 2 moves; seat marked away",
+     "時間切れ：2手をプレイし、席を離席中にしました"),
+    ("refused: The game is over.", "拒否されました：ゲームは終わりました。"),
+    ("something new", "something new"),
+])
+def test_a_jobs_result_in_japanese(result, words):
+    with translation.override("ja"):
+        said = job_outcome(result if not result.startswith("refused") else
+                           f"refused: {translation.gettext('The game is over.')}")
+        assert str(said) == words
+    with translation.override("en"):
+        assert str(job_outcome(result)).replace("<code>", "").replace("</code>", "") == result
