@@ -113,6 +113,24 @@ def test_committed_mo_matches_the_po(catalogue):
     assert compiled.metadata.get("Plural-Forms") == catalogue.metadata["Plural-Forms"]
 
 
+def test_the_source_language_catalogue_says_every_message_as_written(catalogue):
+    """locale/en_GB's django.mo (written by locale/compile.py) lists every message of the
+    Japanese catalogue in its own words, so that English lookups stop at the first
+    catalogue; it changes nothing an English reader sees."""
+    from django.utils import translation
+
+    source = polib.mofile(str(LOCALE / "en_GB" / "LC_MESSAGES" / "django.mo"))
+    said = {key(e): (e.msgstr, e.msgstr_plural) for e in source if e.msgid}
+    assert said == {key(e): ("", {0: e.msgid, 1: e.msgid_plural}) if e.msgid_plural
+                    else (e.msgid, {}) for e in catalogue if e.msgid}
+    with translation.override("en-gb"):
+        for entry in list(catalogue)[:200]:
+            if entry.msgid and not entry.msgid_plural and not entry.msgctxt:
+                assert translation.gettext(entry.msgid) == entry.msgid
+    with translation.override("ja"):
+        assert translation.gettext("Game over") == "ゲーム終了"
+
+
 def _template_messages(path: Path):
     """(context, msgid) of every translate/blocktranslate tag, as makemessages sees them."""
     code = templatize(path.read_text(encoding="utf-8"), origin=str(path))
