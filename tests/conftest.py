@@ -86,6 +86,7 @@ def _browser_problem():
 
 
 CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 _SERVICE_CHECKS = {"postgres": _postgres_problem, "redis": _redis_problem,
                    "browser": _browser_problem}
 _service_problems = {}
@@ -211,3 +212,14 @@ def fresh_channel_layer():
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's chromium driven by Playwright, one per test module."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()

@@ -56,18 +56,6 @@ def shots():
     return folder
 
 
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    from tests.conftest import CHROMIUM
-    from tests.test_room_browser import ARGS
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
-
 
 def new_page(browser, size, problems, **options):
     page = browser.new_context(viewport=size, **options).new_page()

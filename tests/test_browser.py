@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CHROMIUM
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.servers import ROOT, Daphne
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+ARGS = CHROMIUM_ARGS
 PASSWORD = "a-long-secret-88"
 
 

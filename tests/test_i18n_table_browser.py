@@ -15,13 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CHROMIUM
 from tests.servers import ROOT, Daphne
 from tests.test_i18n_events import english_left
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 PASSWORD = "a-long-secret-88"
 PHONE = {"width": 390, "height": 844}
 
@@ -69,15 +67,6 @@ def shots():
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
 
 
 def phone_page(browser, problems):

@@ -13,12 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CHROMIUM
 from tests.servers import ROOT, Daphne
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(400)]
 
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 PASSWORD = "a-long-secret-88"
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -44,15 +42,6 @@ def shots(tmp_path_factory):
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
 
 
 def new_page(browser, size, problems, **options):
