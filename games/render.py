@@ -35,6 +35,8 @@ from functools import cached_property
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from accounts.language import supported
+
 from .board import TableData, board_for, load_table
 from .regions import FULL, apply, newest_rows, split
 
@@ -122,10 +124,7 @@ def language_of(user, language: str | None = None) -> str:
     knows its reader's, accounts.language.socket_language), else the player's saved
     one, else the active one."""
     chosen = language or getattr(user, "language", None) or translation.get_language() or ""
-    try:
-        return translation.get_supported_language_variant(chosen)
-    except LookupError:
-        return chosen
+    return supported(chosen) or chosen
 
 
 def view_key(data: TableData, user, language: str | None = None) -> tuple:
