@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db.models import F
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext, pgettext
 
 from . import presence
@@ -23,10 +23,16 @@ from .engine import Event, GameState, HouseRules, view_for
 from .engine.game import OVER, SHOWDOWN
 from .event_text import event_text, hand_words
 from .kinds import kind_for
+from .memo import Once
 from .models import ChatMessage, Game, GamePlayer, Seat, Table
 
 EVENTS_SHOWN = 40
 CHAT_SHOWN = 50
+# Each event of the log said once per reader's language and per side (the seat it is
+# private to, or everyone else), however many boards and revisions show it: a board
+# shows the last EVENTS_SHOWN and a move adds one or two, so without this nearly all of
+# a log would be said again for every viewer after every move.
+SAID = Once(32768)
 
 
 @dataclass
@@ -129,11 +135,31 @@ def reveal_title(label: str) -> str:
                                                                 "reshuffle": parts[3]}
 
 
+def said_events(data: TableData, me: int | None, say, **words) -> list[tuple[int, str, str]]:
+    """The recent events as (seq, sentence, kind) for the viewer at seat ``me``, each
+    ``say(event, names, me, **words)`` in the reader's language, said once
+    (:data:`SAID`).
+
+    A sentence depends on the event, the seats' names, the language, the rules' words
+    and whether the viewer is the seat the event is private to; so is it kept: by game,
+    the event's action number, kind, seat and words (its public and, for its own seat,
+    private English, which carry its cards), and the viewer's side of it."""
+    names = data.state.names
+    names_key = tuple(names.items()) if isinstance(names, dict) else tuple(names)
+    base = (data.game.pk, translation.get_language(), names_key, say,
+            tuple(sorted(words.items())))
+    rows = []
+    for seq, e in data.events:
+        own = me is not None and me == e.seat
+        key = (base, seq, e.kind, e.seat, e.text, own, e.private if own else None)
+        rows.append((seq, SAID.get(key, lambda e=e: say(e, names, me, **words)), e.kind))
+    return rows
+
+
 def log_rows(data: TableData, me: int | None, ranking: str) -> list[tuple[int, str, str]]:
     """The recent events as (seq, sentence, kind) for the viewer at seat ``me``, each
     said in the reader's language (games/event_text.py)."""
-    names = data.state.names
-    return [(seq, event_text(e, names, me, ranking=ranking), e.kind) for seq, e in data.events]
+    return said_events(data, me, event_text, ranking=ranking)
 
 
 def said_hands(view: dict, ranking: str) -> dict:

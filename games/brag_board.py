@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import pgettext
 
 from .actions import bot_name_for
-from .board import end_of_game, reveal_title, said_hands
+from .board import end_of_game, reveal_title, said_events, said_hands
 from .engine.brag import BragRules, view_for
 from .engine.brag.game import BETTING, OVER, SHOWDOWN
 from .event_text import brag_event_text, hand_words
@@ -134,7 +134,7 @@ def brag_board(data, user) -> dict:
         "opponents": [p for p in players if not p["is_me"]],
         "me_player": me_player,
         "controls": _controls(view, names),
-        "events": [(seq, brag_event_text(e, state.names, me), e.kind) for seq, e in data.events],
+        "events": said_events(data, me, brag_event_text),
         "turn_name": names.get(view["turn"]) if view["turn"] is not None else None,
         "dealer_name": names.get(view["dealer"]),
         "seconds_left": seconds_left,

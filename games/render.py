@@ -26,9 +26,6 @@ hold: a table read by (table, change stamp); its seats, players and spectators b
 from __future__ import annotations
 
 import re
-import threading
-from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -37,7 +34,8 @@ from django.utils import translation
 
 from accounts.language import supported
 
-from .board import TableData, board_for, load_table
+from .board import SAID, TableData, board_for, load_table
+from .memo import Once
 from .regions import FULL, apply, newest_rows, split
 
 __all__ = ["FULL", "Board", "apply", "board", "clear", "frame", "lobby", "split", "table_data",
@@ -56,58 +54,15 @@ GAP = 3
 _SPACE = re.compile(r"[ \t]*\n\s*")
 
 
-class _Once:
-    """A bounded cache that computes each missing key once, however many threads ask."""
-
-    def __init__(self, size: int):
-        self.size = size
-        self.items: OrderedDict = OrderedDict()
-        self.making: dict = {}
-        self.lock = threading.Lock()
-
-    def get(self, key, make: Callable):
-        with self.lock:
-            if key in self.items:
-                self.items.move_to_end(key)
-                return self.items[key]
-            gate = self.making.get(key)
-            mine = gate is None
-            if mine:
-                gate = self.making[key] = threading.Lock()
-                gate.acquire()
-        if not mine:
-            with gate:  # the first asker is making it: wait for that
-                pass
-            with self.lock:
-                if key in self.items:
-                    return self.items[key]
-            return make()  # the first asker failed; this one tries for itself
-        try:
-            value = make()
-            with self.lock:
-                self.items[key] = value
-                while len(self.items) > self.size:
-                    self.items.popitem(last=False)
-            return value
-        finally:
-            with self.lock:
-                self.making.pop(key, None)
-            gate.release()
-
-    def clear(self) -> None:
-        with self.lock:
-            self.items.clear()
-
-
-_TABLES = _Once(512)
-_PARTS = _Once(2048)
-_BOARDS = _Once(4096)
-_LOBBIES = _Once(256)
+_TABLES = Once(512)
+_PARTS = Once(2048)
+_BOARDS = Once(4096)
+_LOBBIES = Once(256)
 
 
 def clear() -> None:
     """Forget everything rendered (tests)."""
-    for cache in (_TABLES, _PARTS, _BOARDS, _LOBBIES):
+    for cache in (_TABLES, _PARTS, _BOARDS, _LOBBIES, SAID):
         cache.clear()
 
 

@@ -158,6 +158,13 @@ def pretty_card(code):
     return _pretty(str(code))
 
 
+@lru_cache(maxsize=16384)
+def _log_words(text: str) -> str:
+    """A log sentence as its row shows it (cards drawn as people write them, escaped):
+    each sentence is shown in many boards, one after another."""
+    return escape(_pretty(text))
+
+
 @register.simple_tag
 def log_entries(events):
     """The game log's rows, newest first: ``events`` is [(seq, text, kind)], cards as the
@@ -169,7 +176,7 @@ def log_entries(events):
     for seq, text, kind in reversed(events):
         n = count[seq] = count.get(seq, -1) + 1
         rows.append(f'<li class="log__item log__item--{escape(str(kind))}" id="log-{seq}-{n}">'
-                    f'{escape(_pretty(str(text)))}</li>')
+                    f'{_log_words(str(text))}</li>')
     return mark_safe("".join(rows))  # noqa: S308 -- every value is escaped
 
 
