@@ -413,52 +413,36 @@ def place_label(place: int) -> str:
 
 # -- Three Card Brag's events --------------------------------------------------------------------
 #
-# Brag's events carry fewer parameters than Stop the Bus's: the hands a see or a closed pot
-# compares, the ante of a deal and why a pack was shuffled are only in the engine's English
-# words. Those words are exact (the engine writes them from the hand values), so they are
-# read back here -- a hand's English description gives its category and ranks -- and said
-# again in the reader's language. An event that cannot be read so is shown as stored.
+# A Brag event's data carries every fact its words say (games/engine/brag/game.py, "Words"):
+# a deal's ante and pot, the hands a see or a closed pot shows, a look's cards (its
+# private_data), whether a pot was won showing. The sentences below are built from it.
+#
+# Events stored before the data carried those facts (games played earlier, kept in the
+# database) lack the keys. For them alone, the readers further down (_BRAG_READERS) take the
+# facts back out of the engine's English words, which are exact (the engine wrote them from
+# the hand values: a hand's English description gives its category and ranks), and the
+# sentence is said from those. An event that cannot be read either way is shown as stored.
 
 
 def _chips_words(count: int) -> str:
     return ngettext("%(count)d chip", "%(count)d chips", count) % {"count": count}
 
 
-@lru_cache(maxsize=1)
-def _brag_hands_by_words() -> dict[str, tuple[str, tuple[str, ...]]]:
-    """Each Brag hand description the engine can write ("pair of threes, king kicker"),
-    lower-cased, -> (category, cards with those ranks). Said in English once."""
-    found = {}
-    with translation.override("en"):
-        for ranks in combinations_with_replacement(range(13), 3):
-            # distinct suits where ranks repeat (a prial), one suit otherwise (a flush);
-            # only the ranks are in the words, and the category is the engine's
-            suits = "CDH" if len(set(ranks)) < 3 else "SSS"
-            cards = tuple(RANK_CODES[r] + s for r, s in zip(ranks, suits, strict=True))
-            for category in ("prial", "running_flush", "run", "flush", "pair", "high_card"):
-                words = hand_words(category, cards, "brag")
-                found.setdefault(words[:1].lower() + words[1:], (category, cards))
-    return found
-
-
-def _brag_hand(description: str) -> str:
-    """An engine's lower-cased hand description in the reader's words (KeyError if it is
-    not one)."""
-    category, cards = _brag_hands_by_words()[description]
-    words = hand_words(category, cards, "brag")
+def _brag_hand(hand: Mapping) -> str:
+    """A shown hand (``{"category", "cards"}``) in the reader's words: lower-cased in
+    English, as the engine writes it inside a sentence ("pair of threes, king kicker")."""
+    words = hand_words(hand["category"], hand["cards"], "brag")
     return words[:1].lower() + words[1:] if _speaks_english() else words
 
 
 def _brag_deal(event, data, names, private):
-    text = event["text"]
-    antes = re.search(r"Everyone antes (\d+) chips?; the pot is (\d+)\.$", text)
     words = {"hand": data["hand"], "dealer": _name(names, data["dealer"]),
-             "ante": _chips_words(int(antes.group(1))), "pot": int(antes.group(2))}
+             "ante": _chips_words(data["ante"]), "pot": data["pot"]}
     if not data.get("shuffled"):
         return _("Hand %(hand)d: %(dealer)s deals from the unshuffled pack. Everyone antes "
                  "%(ante)s; the pot is %(pot)d.") % words
     words["commitment"] = data["commitment"][:12]
-    if "because the last pot was won with a prial" in text:
+    if data["after_prial"]:
         return _("Hand %(hand)d: %(dealer)s deals from a freshly shuffled pack (commitment "
                  "%(commitment)s…), because the last pot was won with a prial. Everyone "
                  "antes %(ante)s; the pot is %(pot)d.") % words
@@ -468,9 +452,9 @@ def _brag_deal(event, data, names, private):
 
 def _brag_look(event, data, names, private):
     if private:
-        looked = re.fullmatch(r"You look at your cards: (\S+ \S+ \S+), (.+)", event["private"])
+        hand = event["private_data"]
         return _("You look at your cards: %(cards)s, %(hand)s") % {
-            "cards": looked.group(1), "hand": _brag_hand(looked.group(2))}
+            "cards": " ".join(hand["cards"]), "hand": _brag_hand(hand)}
     return _("%(name)s looks at their cards and is now seen") % {
         "name": _name(names, event["seat"])}
 
@@ -497,22 +481,15 @@ def _brag_cover(event, data, names, private):
 
 
 def _brag_see(event, data, names, private):
-    name, other = _name(names, event["seat"]), _name(names, data["against"])
-    blind = ", blind," if data["blind"] else ""
-    head = re.escape(f"{name}{blind} sees {other} for {data['cost']} — ")
-    words = {"name": name, "other": other, "cost": data["cost"]}
+    words = {"name": _name(names, event["seat"]), "other": _name(names, data["against"]),
+             "cost": data["cost"], "theirs": _brag_hand(data["against_hand"])}
     if data["seer_won"]:
-        hands = re.fullmatch(head + re.escape(f"{name}'s ") + "(.+) beats "
-                             + re.escape(f"{other}'s ") + "(.+)", event["text"])
-        words.update(mine=_brag_hand(hands.group(1)), theirs=_brag_hand(hands.group(2)))
+        words["mine"] = _brag_hand(data["seer_hand"])
         if data["blind"]:
             return _("%(name)s, blind, sees %(other)s for %(cost)d — %(name)s's %(mine)s "
                      "beats %(other)s's %(theirs)s") % words
         return _("%(name)s sees %(other)s for %(cost)d — %(name)s's %(mine)s beats "
                  "%(other)s's %(theirs)s") % words
-    hands = re.fullmatch(head + re.escape(f"{other}'s ") + "(.+) wins; "
-                         + re.escape(f"{name}'s hand is not shown"), event["text"])
-    words["theirs"] = _brag_hand(hands.group(1))
     if data["blind"]:
         return _("%(name)s, blind, sees %(other)s for %(cost)d — %(other)s's %(theirs)s "
                  "wins; %(name)s's hand is not shown") % words
@@ -522,26 +499,19 @@ def _brag_see(event, data, names, private):
 
 def _brag_pot(event, data, names, private):
     words = {"name": _name(names, event["seat"]), "chips": data["chips"]}
-    if event["text"].endswith(" without showing"):
+    if not data["shown"]:
         return _("%(name)s wins the pot of %(chips)d without showing") % words
     return _("%(name)s wins the pot of %(chips)d") % words
 
 
 def _brag_closed_pot(event, data, names, private):
-    coverer, holder = _name(names, data["coverer"]), _name(names, data["holder"])
-    words = {"coverer": coverer, "holder": holder, "chips": data["chips"]}
-    tail = re.escape(f": {_name(names, event['seat'])} takes the closed pot of {data['chips']}")
+    words = {"coverer": _name(names, data["coverer"]), "holder": _name(names, data["holder"]),
+             "chips": data["chips"], "theirs": _brag_hand(data["coverer_hand"]),
+             "mine": _brag_hand(data["holder_hand"])}
     if event["seat"] == data["coverer"]:
-        hands = re.fullmatch(re.escape(f"{coverer}'s covered ") + "(.+) beats "
-                             + re.escape(f"{holder}'s ") + "(.+)" + tail, event["text"])
-        words.update(theirs=_brag_hand(hands.group(1)), mine=_brag_hand(hands.group(2)))
         return _("%(coverer)s's covered %(theirs)s beats %(holder)s's %(mine)s: "
                  "%(coverer)s takes the closed pot of %(chips)d") % words
-    tie = " (a tie goes to the later pot's winner)"
-    hands = re.fullmatch(re.escape(f"{holder}'s ") + "(.+) beats " + re.escape(
-        f"{coverer}'s covered ") + "(.+?)(" + re.escape(tie) + ")?" + tail, event["text"])
-    words.update(mine=_brag_hand(hands.group(1)), theirs=_brag_hand(hands.group(2)))
-    if hands.group(3):
+    if data["tie"]:
         return _("%(holder)s's %(mine)s beats %(coverer)s's covered %(theirs)s (a tie goes "
                  "to the later pot's winner): %(holder)s takes the closed pot of "
                  "%(chips)d") % words
@@ -604,11 +574,124 @@ def brag_event_text(event, names: Sequence[str] | Mapping[int, str],
     active language; in English, the engine's own words."""
     event = _as_dict(event)
     say = _BRAG_SAYERS.get(event.get("kind"))
-    private = viewer is not None and viewer == event.get("seat") and "private" in event
+    private = viewer is not None and viewer == event.get("seat") and (
+        "private" in event or event.get("private_data") is not None)
+    stored = event.get("private", event.get("text", "")) if private else event.get("text", "")
     if say is None:
-        return event.get("private", event.get("text", "")) if private else event.get("text", "")
+        return stored
     try:
+        event = _with_brag_facts(event, names, private)
         return say(event, event.get("data", {}), names, private)
     except (AttributeError, KeyError, IndexError, TypeError, ValueError):
-        # words the engine no longer writes (an old game): as they were stored
-        return event["private"] if private else event.get("text", "")
+        return stored  # words the engine no longer writes (an old game): as they were stored
+
+
+# -- Brag events stored before their data carried every fact --------------------------------------
+#
+# Each reader takes an event dict and returns it with the facts its data lacks read back out
+# of its English words (the words the engine wrote then, which it still writes); an event
+# that already carries them comes back as it is. A reader raises (KeyError, AttributeError
+# on a failed match) when the words are not the engine's.
+
+
+@lru_cache(maxsize=1)
+def _brag_hands_by_words() -> dict[str, tuple[str, tuple[str, ...]]]:
+    """Each Brag hand description the engine can write ("pair of threes, king kicker"),
+    lower-cased, -> (category, cards with those ranks). Said in English once."""
+    found = {}
+    with translation.override("en"):
+        for ranks in combinations_with_replacement(range(13), 3):
+            # distinct suits where ranks repeat (a prial), one suit otherwise (a flush);
+            # only the ranks are in the words, and the category is the engine's
+            suits = "CDH" if len(set(ranks)) < 3 else "SSS"
+            cards = tuple(RANK_CODES[r] + s for r, s in zip(ranks, suits, strict=True))
+            for category in ("prial", "running_flush", "run", "flush", "pair", "high_card"):
+                words = hand_words(category, cards, "brag")
+                found.setdefault(words[:1].lower() + words[1:], (category, cards))
+    return found
+
+
+def _hand_from_words(description: str, cards=None) -> dict:
+    """A shown hand from the engine's lower-cased description (KeyError if it is not one):
+    its category, and ``cards`` when the words named them, else cards of its ranks."""
+    category, like = _brag_hands_by_words()[description]
+    return {"category": category, "cards": list(cards or like)}
+
+
+def _with_data(event, **facts) -> dict:
+    return {**event, "data": {**event.get("data", {}), **facts}}
+
+
+def _read_old_deal(event, names, private):
+    if "ante" in event.get("data", {}):
+        return event
+    said = re.search(r"(, because the last pot was won with a prial)?\. Everyone antes "
+                     r"(\d+) chips?; the pot is (\d+)\.$", event["text"])
+    return _with_data(event, after_prial=bool(said.group(1)), ante=int(said.group(2)),
+                      pot=int(said.group(3)))
+
+
+def _read_old_look(event, names, private):
+    if not private or event.get("private_data") is not None:
+        return event
+    looked = re.fullmatch(r"You look at your cards: (\S+ \S+ \S+), (.+)", event["private"])
+    return {**event, "private_data": _hand_from_words(looked.group(2),
+                                                      looked.group(1).split())}
+
+
+def _read_old_see(event, names, private):
+    data = event["data"]
+    if "against_hand" in data:
+        return event
+    name, other = _name(names, event["seat"]), _name(names, data["against"])
+    blind = ", blind," if data["blind"] else ""
+    head = re.escape(f"{name}{blind} sees {other} for {data['cost']} — ")
+    if data["seer_won"]:
+        hands = re.fullmatch(head + re.escape(f"{name}'s ") + "(.+) beats "
+                             + re.escape(f"{other}'s ") + "(.+)", event["text"])
+        return _with_data(event, seer_hand=_hand_from_words(hands.group(1)),
+                          against_hand=_hand_from_words(hands.group(2)))
+    hands = re.fullmatch(head + re.escape(f"{other}'s ") + "(.+) wins; "
+                         + re.escape(f"{name}'s hand is not shown"), event["text"])
+    return _with_data(event, against_hand=_hand_from_words(hands.group(1)))
+
+
+def _read_old_pot(event, names, private):
+    if "shown" in event.get("data", {}):
+        return event
+    return _with_data(event, shown=not event["text"].endswith(" without showing"))
+
+
+def _read_old_closed_pot(event, names, private):
+    data = event["data"]
+    if "holder_hand" in data:
+        return event
+    coverer, holder = _name(names, data["coverer"]), _name(names, data["holder"])
+    tail = re.escape(f": {_name(names, event['seat'])} takes the closed pot of {data['chips']}")
+    if event["seat"] == data["coverer"]:
+        hands = re.fullmatch(re.escape(f"{coverer}'s covered ") + "(.+) beats "
+                             + re.escape(f"{holder}'s ") + "(.+)" + tail, event["text"])
+        return _with_data(event, tie=False, coverer_hand=_hand_from_words(hands.group(1)),
+                          holder_hand=_hand_from_words(hands.group(2)))
+    tie = " (a tie goes to the later pot's winner)"
+    hands = re.fullmatch(re.escape(f"{holder}'s ") + "(.+) beats " + re.escape(
+        f"{coverer}'s covered ") + "(.+?)(" + re.escape(tie) + ")?" + tail, event["text"])
+    return _with_data(event, tie=bool(hands.group(3)),
+                      holder_hand=_hand_from_words(hands.group(1)),
+                      coverer_hand=_hand_from_words(hands.group(2)))
+
+
+_BRAG_READERS = {
+    "deal": _read_old_deal,
+    "look": _read_old_look,
+    "see": _read_old_see,
+    "pot": _read_old_pot,
+    "closed_pot": _read_old_closed_pot,
+}
+
+
+def _with_brag_facts(event, names, private) -> dict:
+    """``event`` with every fact its sentence needs in its data: as it is for an event the
+    engine writes now, read back from its words for one stored before."""
+    read = _BRAG_READERS.get(event.get("kind"))
+    return event if read is None else read(event, names, private)

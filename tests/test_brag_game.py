@@ -121,6 +121,9 @@ def test_a_bigger_ante_and_the_deal_event():
     state, events = new_game(BragRules(ante=5), ["Ann", "Bob", "Cat", "Dan"], SEED)
     assert state.chips == [95] * 4 and state.pot == 20
     assert "Everyone antes 5 chips; the pot is 20." in events[-1].text
+    assert events[-1].data == {"hand": 1, "dealer": state.dealer, "shuffled": True,
+                               "after_prial": False, "ante": 5, "pot": 20,
+                               "commitment": state.fairness[-1]["commitment"]}
     assert events[0].kind == "cut" and "lowest card and deals" in events[0].text
     assert sorted([c for h in state.hands for c in h] + state.pack) == list(PACK)
 
@@ -147,6 +150,8 @@ def test_looking_is_free_takes_no_turn_works_out_of_turn_and_everyone_is_told():
     assert after.seen == [False, False, True]
     assert events[0].text == "Cat looks at their cards and is now seen"
     assert events[0].text_for(2).startswith("You look at your cards: AS KS QS")
+    assert events[0].private_data == {"category": "running_flush", "cards": ["AS", "KS", "QS"]}
+    assert events[0].data == {}  # the cards are Cat's alone
     assert "AS" not in events[0].text_for(0)
     assert [c["code"] for c in view_for(after, 2)["hand"]] == ["AS", "KS", "QS"]
     assert view_for(after, 2)["hand_value"]["category"] == "running_flush"
@@ -318,6 +323,9 @@ def test_a_seen_player_sees_a_seen_player_for_double_and_the_better_hand_wins():
     state, events = play(state, see(1))
     assert events[0].text == ("Bob sees Ann for 16 — Ann's pair of sevens, king kicker wins; "
                               "Bob's hand is not shown")
+    assert events[0].data == {"against": 0, "cost": 16, "blind": False, "seer_won": False,
+                              "against_hand": {"category": "pair", "cards": ["7H", "7S", "KD"]}}
+    assert events[1].kind == "pot" and events[1].data["shown"] is True
     assert state.chips == [91 + 26, 83] and state.pot == 0
     assert state.phase == SHOWDOWN
     assert set(state.settlement["shown"]) == {"0"}
@@ -339,6 +347,9 @@ def test_a_blind_player_sees_a_seen_player_and_wins_showing_the_hand():
     state, events = play(state, see(1))  # blind: staying in costs 3, seeing 6
     assert events[0].text == ("Bob, blind, sees Ann for 6 — Bob's running flush, Q-K-A beats "
                               "Ann's pair of sevens, king kicker")
+    assert events[0].data["seer_hand"] == {"category": "running_flush",
+                                           "cards": ["AS", "KS", "QS"]}
+    assert events[0].data["against_hand"] == {"category": "pair", "cards": ["7H", "7S", "KD"]}
     assert state.chips == [93, 93 + 14]  # the pot: 2 antes, 6 and 6
     assert set(state.settlement["shown"]) == {"0", "1"}
     for viewer in (0, 1, None):
@@ -373,6 +384,8 @@ def test_a_tie_goes_against_the_seer_whose_cards_are_never_shown():
     # Bob looked, so Bob alone still sees his own cards
     assert codes_in_view(view_for(state, 1)) == {"7H", "7S", "KD", "7C", "7D", "KH"}
     assert "7C" not in " ".join(texts(events))
+    assert "seer_hand" not in events[0].data  # nor in the event's data
+    assert "7C" not in repr([e.to_dict() for e in events])
 
 
 def test_a_blind_seer_who_loses_never_sees_their_own_cards():
@@ -434,6 +447,11 @@ def test_two_covers_settled_newest_first_with_a_tie_to_the_later_pots_winner():
     assert set(settlement["shown"]) == {"0", "1", "2"}  # Dan folded: never shown
     assert any(t.startswith("Bob's run, 5-6-7 beats Ann's covered run, 5-6-7 (a tie goes to "
                             "the later pot's winner)") for t in texts(events))
+    closed = [e.data for e in events if e.kind == "closed_pot"]
+    assert [(d["chips"], d["holder"], d["coverer"], d["tie"]) for d in closed] == [
+        (3, 2, 1, False), (26, 1, 0, True)]
+    assert closed[1]["holder_hand"] == {"category": "run", "cards": ["5C", "6D", "7H"]}
+    assert closed[1]["coverer_hand"] == {"category": "run", "cards": ["5D", "6H", "7S"]}
     assert state.out == [True, False, False, False]
 
 
@@ -461,6 +479,7 @@ def test_the_last_player_betting_wins_the_open_pot_without_showing():
     assert state.chips == [99 - 1 + 4, 99, 99]
     assert state.settlement["shown"] == {}
     assert "Ann wins the pot of 4 without showing" in texts(events)
+    assert events[-1].data == {"chips": 4, "kind": "open", "shown": False}
     for viewer in (1, 2, None):
         assert codes_in_view(view_for(state, viewer)) == set()
     assert view_for(state, 0)["hand"] is None  # Ann never looked
@@ -540,6 +559,7 @@ def test_a_pot_won_with_a_prial_shown_brings_a_fresh_shuffle():
     assert state.pack == deck[6:]
     assert events[0].data["commitment"] == state.fairness[-1]["commitment"]
     assert "because the last pot was won with a prial" in events[0].text
+    assert events[0].data["after_prial"] is True
     # the first pack is revealed now that it has been replaced, and it checks out
     assert [r["shuffle"] for r in fairness_reveals(state)] == [1]
     assert [v["ok"] for v in verify_fairness(state)] == [True]

@@ -190,6 +190,22 @@ def test_no_view_holds_a_card_its_viewer_may_not_see(game):
 
 @FEW
 @given(games)
+def test_no_event_data_holds_a_card_its_readers_may_not_see(game):
+    """An event's data (said to everyone) names only cards the table may see once it has
+    happened; its private_data, only cards its own seat may see."""
+    rules, n, seed, rng_seed = game
+    for state, action in random_game(rules, n, seed, rng_seed):
+        if action is None:
+            break
+        after, events = apply(state, action)
+        for event in events:
+            assert codes_in(event.data) <= allowed_codes(after, None), (event.kind, event.data)
+            if event.private_data is not None:
+                assert codes_in(event.private_data) <= allowed_codes(after, event.seat)
+
+
+@FEW
+@given(games)
 def test_a_game_replays_from_its_seed_and_log_and_round_trips(game):
     rules, n, seed, rng_seed = game
     log = []

@@ -208,3 +208,35 @@ def test_a_profile_with_brag_games_runs_a_fixed_number_of_queries(
     assert BragResult.objects.filter(user__username="ann").count() == 2
     with django_assert_max_num_queries(12):
         assert client.get(url).status_code == 200
+
+
+def test_a_replay_of_a_game_stored_before_events_carried_their_facts_reads_the_same(client):
+    """The log's events of an older game lack the facts the data carries now (the ante, the
+    hands shown...): the replay reads them back from their words and says the same."""
+    from django.urls import reverse
+    from django.utils import translation
+
+    from stats.brag_replay import brag_replay
+    from tests.test_i18n_brag_events import as_stored_before
+
+    game, ann, bob = finished_brag_game(seed=9, hands=6)
+    players = list(game.players.select_related("user").order_by("seat"))
+    log = list(game.actions.order_by("seq"))
+
+    def said(log):
+        with translation.override("ja"):
+            return [brag_replay(game, players, log, row.seq).events for row in log]
+
+    now = said(log)
+    assert any("アンティ" in text for texts in now for text in texts)
+    for row in log:
+        row.events = [as_stored_before(e) for e in row.events]
+        row.save(update_fields=["events"])
+    old_log = list(game.actions.order_by("seq"))
+    assert not any("ante" in e.get("data", {}) for row in old_log for e in row.events)
+    assert said(old_log) == now
+    deal = next(row.seq for row in old_log if row.seq and any(
+        e["kind"] == "deal" for e in row.events))
+    page = client.get(reverse("stats:replay", args=[game.pk]) + f"?step={deal}",
+                      HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "全員がアンティとしてチップ1枚を出し" in page

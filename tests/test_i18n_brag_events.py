@@ -1,6 +1,8 @@
 """Three Card Brag's events in English and Japanese (games/event_text.py,
-``brag_event_text``): in English word for word the engine's text for every viewer, in
-Japanese no English left; words it cannot read back are shown as stored."""
+``brag_event_text``): said from each event's data, in English word for word the engine's
+text for every viewer, in Japanese no English left. Events stored before their data carried
+every fact are read back from their English words and said the same; words it cannot read
+back are shown as stored."""
 
 import random
 import re
@@ -8,7 +10,19 @@ import re
 import pytest
 from django.utils import translation
 
-from games.engine.brag import BRAG_PRESETS, BragRules, apply, make_bot, new_game, next_hand
+from games.engine.brag import (
+    BRAG_PRESETS,
+    BragRules,
+    apply,
+    bet,
+    cover,
+    fold,
+    look,
+    make_bot,
+    new_game,
+    next_hand,
+    see,
+)
 from games.engine.brag.game import OVER, SHOWDOWN
 from games.engine.brag.views import seat_view
 from games.event_text import BRAG_EVENT_KINDS, brag_event_text
@@ -46,15 +60,79 @@ def brag_events(games_per_rules=5, seed=23):
                 yield from ((names, e) for e in events)
 
 
+def rigged_events():
+    """(names, event) of chosen hands for the sentences bots seldom bring: a closed pot
+    tied, a closed pot won by the covered hand, a deal after a prial, first place shared."""
+    from tests.test_brag_game import pack_for
+
+    def game(hands, *actions, dealer=None, chips=None, **rules):
+        names = NAMES[:len(hands)]
+        dealer = len(hands) - 1 if dealer is None else dealer
+        state, found = new_game(BragRules(**rules), names, bytes(32), dealer=dealer,
+                                pack=pack_for(hands, dealer))
+        if chips is not None:
+            state = state.clone()
+            state.chips = list(chips)
+        for action in actions:
+            state, events = apply(state, action)
+            found += events
+        return [(names, e) for e in found]
+
+    # (tests/test_brag_game.py has each of these hand by hand, in English)
+    yield from game(["5D 6H 7S", "5C 6D 7H", "KC KD 2H", "9S 9H 4C"], look(2), bet(2, 10),
+                    look(3), bet(3, 10), cover(0), look(0), cover(1), bet(2, 10), fold(3),
+                    dealer=1, chips=[2, 3, 99, 99])
+    yield from game(["AS KS QS", "2C 5D 9H", "KC KD 2H"], bet(0, 2), look(1), bet(1, 10),
+                    bet(2, 10), cover(0), fold(1), chips=[2, 99, 99])
+    yield from game(["3C 3D 3H", "KC KD 2H"], look(0), bet(0, 2), look(1), see(1), next_hand())
+    yield from game(["7H 7S KD", "2C 5D 9H"], fold(0), chips=[7, 5], max_hands=1)
+
+
+def sentence(event) -> tuple:
+    """Which of its kind's sentences an event is said with."""
+    data = event.data
+    return (event.kind, *{
+        "deal": lambda: (data["shuffled"], data["after_prial"]),
+        "bet": lambda: (data["blind"],),
+        "cover": lambda: (data["chips"] > 0,),
+        "see": lambda: (data["blind"], data["seer_won"]),
+        "pot": lambda: (data["shown"],),
+        "closed_pot": lambda: (event.seat == data["coverer"], data["tie"]),
+        "out": lambda: (data["chips"] > 0,),
+        "game_over": lambda: (event.seat is not None,),
+    }.get(event.kind, tuple)())
+
+
 @pytest.fixture(scope="module")
 def events():
-    found = list(brag_events())
+    found = list(brag_events()) + list(rigged_events())
     assert len(found) > 2000
     return found
 
 
 def test_every_brag_event_kind_is_seen_and_said(events):
     assert {e.kind for _, e in events} == set(BRAG_EVENT_KINDS)
+
+
+def test_every_sentence_of_every_kind_is_among_the_events(events):
+    said = {sentence(e) for _, e in events}
+    assert said == {
+        ("cut",), ("look",), ("fold",), ("prial",), ("bet", True), ("bet", False),
+        ("deal", False, False), ("deal", True, False), ("deal", True, True),
+        ("cover", True), ("cover", False), ("out", True), ("out", False),
+        ("see", True, True), ("see", True, False), ("see", False, True), ("see", False, False),
+        ("pot", True), ("pot", False), ("game_over", True), ("game_over", False),
+        ("closed_pot", True, False), ("closed_pot", False, False),
+        ("closed_pot", False, True),
+    }
+
+
+def without_words(event) -> dict:
+    """``event`` stored without its English words: what is said must come from its data."""
+    stored = event.to_dict()
+    stored["text"] = "(no words)"
+    stored.pop("private", None)
+    return stored
 
 
 def test_english_is_exactly_the_engines_text_for_every_viewer(events):
@@ -64,6 +142,19 @@ def test_english_is_exactly_the_engines_text_for_every_viewer(events):
             for viewer in (None, *range(len(names))):
                 assert brag_event_text(event.to_dict(), names, viewer) == (
                     event.text_for(viewer)), (event.kind, viewer)
+                compared += 1
+    assert compared > 8000
+
+
+def test_english_said_from_the_data_alone_is_exactly_the_engines_text(events):
+    """Not read back from the words: they are not there to read."""
+    compared = 0
+    with translation.override("en-gb"):
+        for names, event in events:
+            stored = without_words(event)
+            for viewer in (None, *range(len(names))):
+                assert brag_event_text(stored, names, viewer) == event.text_for(viewer), (
+                    event.kind, viewer)
                 compared += 1
     assert compared > 8000
 
@@ -114,3 +205,66 @@ def test_a_player_leaving_is_said_in_both_games_and_both_languages():
         with translation.override("ja"):
             said = say(left, None)
             assert said.startswith("ひろしがテーブルを離れ") and bot in said
+
+
+# -- events stored before their data carried every fact -------------------------------------
+
+# What each kind's data held before (the look's cards were only in its private words).
+OLD_DATA = {
+    "deal": {"hand", "dealer", "shuffled", "commitment"},
+    "see": {"against", "cost", "blind", "seer_won"},
+    "pot": {"chips", "kind"},
+    "closed_pot": {"chips", "coverer", "holder"},
+}
+
+
+def as_stored_before(event) -> dict:
+    """``event`` (an Event or its dict) as a game played before this data was stored it."""
+    stored = event.to_dict() if hasattr(event, "to_dict") else dict(event)
+    stored.pop("private_data", None)
+    if stored["kind"] in OLD_DATA:
+        stored["data"] = {k: v for k, v in stored["data"].items() if k in OLD_DATA[stored["kind"]]}
+    return stored
+
+
+def test_an_old_event_reads_in_english_as_its_stored_words(events):
+    with translation.override("en-gb"):
+        for names, event in events:
+            old = as_stored_before(event)
+            for viewer in (None, *range(len(names))):
+                assert brag_event_text(old, names, viewer) == event.text_for(viewer)
+
+
+def test_an_old_event_reads_in_japanese_exactly_as_a_new_one(events):
+    """Read back from its English words, an old event says what the data says now."""
+    old_kinds = set()
+    with translation.override("ja"):
+        for names, event in events:
+            old = as_stored_before(event)
+            for viewer in (None, event.seat):
+                said = brag_event_text(old, names, viewer)
+                assert said == brag_event_text(event, names, viewer), (event.kind, said)
+                if old != event.to_dict():
+                    old_kinds.add(event.kind)
+    assert old_kinds == {*OLD_DATA, "look"}
+
+
+def test_old_deals_and_closed_pots_in_japanese():
+    deal = {"kind": "deal", "data": {"hand": 4, "dealer": 1, "shuffled": True,
+                                     "commitment": "0123456789abcdef" * 4},
+            "text": "Hand 4: ひろし deals from a freshly shuffled pack (commitment "
+                    "0123456789ab…), because the last pot was won with a prial. Everyone "
+                    "antes 2 chips; the pot is 6."}
+    tie = {"kind": "closed_pot", "seat": 1, "data": {"chips": 26, "coverer": 0, "holder": 1},
+           "text": "ひろし's run, 5-6-7 beats さくら's covered run, 5-6-7 (a tie goes to the "
+                   "later pot's winner): ひろし takes the closed pot of 26"}
+    with translation.override("ja"):
+        said = brag_event_text(deal, NAMES, None)
+        assert "0123456789ab" in said and "6" in said and "2" in said
+        assert said == brag_event_text(deal | {"data": deal["data"] | {
+            "ante": 2, "pot": 6, "after_prial": True}, "text": ""}, NAMES, None)
+        assert brag_event_text(tie, NAMES, None) == brag_event_text(tie | {"data": tie["data"] | {
+            "tie": True, "holder_hand": {"category": "run", "cards": ["5C", "6D", "7H"]},
+            "coverer_hand": {"category": "run", "cards": ["5D", "6H", "7S"]}}, "text": ""},
+            NAMES, None)
+        assert english_left(brag_event_text(tie, NAMES, None)) == []

@@ -58,7 +58,11 @@ Choices the rules leave open, made here and written down for players:
   bets 8". A see names the seen hand, and the seer's only when it wins: "Bob sees
   Ann for 16 — Bob's run, 4-5-6 beats Ann's pair of sevens, king kicker", or
   "... — Ann's pair of sevens, king kicker wins; Bob's hand is not shown" (naming
-  a losing seer's hand would show it).
+  a losing seer's hand would show it). Every fact an event's words say is in its
+  ``data`` too (``private_data`` for a look's cards), so that games/event_text.py can
+  say it again in any language: a deal's ante and pot, the hands a see or a closed
+  pot shows (``{"category", "cards"}``, cards in the order dealt, as a settlement's
+  ``shown``), whether a pot was won showing, a tie. A hand not shown is never in it.
 * **Timeouts** -- the server folds a player whose clock runs out; fold is
   always legal on one's turn.
 """
@@ -218,6 +222,12 @@ def _lower(description: str) -> str:
 
 def _chips(n: int) -> str:
     return f"{n} chip{'s' if n != 1 else ''}"
+
+
+def _hand_data(cards, value) -> dict:
+    """A hand as an event's data: its category and its cards in the order dealt (what a
+    settlement's ``shown`` lists), all a sentence needs to say its value in any language."""
+    return {"category": value.category, "cards": [CODES[c] for c in cards]}
 
 
 class BragState:
@@ -494,7 +504,7 @@ def _deal(s: BragState, events: list[Event], chosen=None) -> None:
     s.hand_no += 1
     shuffled = chosen is not None or s.shuffle_next or rules.shuffle == "every_hand"
     text = f"Hand {s.hand_no}: {s.names[s.dealer]} deals"
-    data = {"hand": s.hand_no, "dealer": s.dealer, "shuffled": shuffled}
+    data = {"hand": s.hand_no, "dealer": s.dealer, "shuffled": shuffled, "after_prial": False}
     if shuffled:
         s.shuffles += 1
         label = f"shuffle:{s.shuffles}"
@@ -505,6 +515,7 @@ def _deal(s: BragState, events: list[Event], chosen=None) -> None:
         data["commitment"] = record["commitment"]
         text += f" from a freshly shuffled pack (commitment {record['commitment'][:12]}…)"
         if s.hand_no > 1 and chosen is None and rules.shuffle == "prial_only":
+            data["after_prial"] = True
             text += ", because the last pot was won with a prial"
     else:
         text += " from the unshuffled pack"
@@ -537,6 +548,8 @@ def _deal(s: BragState, events: list[Event], chosen=None) -> None:
     s.phase = BETTING
     s.turn = order[0]
     text += f". Everyone antes {_chips(ante)}; the pot is {s.pot}."
+    data["ante"] = ante
+    data["pot"] = s.pot
     events.append(Event("deal", text, data=data))
 
 
@@ -727,6 +740,7 @@ def _do_look(s: BragState, a: BragAction, events: list[Event]) -> None:
     events.append(Event(
         "look", f"{s.names[seat]} looks at their cards and is now seen", seat,
         private=f"You look at your cards: {_join(s.hands[seat])}, {_lower(value.description)}",
+        private_data=_hand_data(s.hands[seat], value),
     ))
 
 
@@ -816,8 +830,11 @@ def _do_see(s: BragState, a: BragAction, events: list[Event]) -> None:
     else:
         text = (f"{name}{blind_word} sees {other_name} for {cost} — {other_name}'s "
                 f"{_lower(theirs.description)} wins; {name}'s hand is not shown")
-    events.append(Event("see", text, seat, data={
-        "against": other, "cost": cost, "blind": blind, "seer_won": seer_wins}))
+    data = {"against": other, "cost": cost, "blind": blind, "seer_won": seer_wins,
+            "against_hand": _hand_data(s.hands[other], theirs)}
+    if seer_wins:  # a losing seer's hand is not shown, so it is not in the data either
+        data["seer_hand"] = _hand_data(s.hands[seat], mine)
+    events.append(Event("see", text, seat, data=data))
     see_record = {"seer": seat, "seen": other, "cost": cost, "blind": blind,
                   "seer_won": seer_wins}
     _settle(s, events, seat if seer_wins else other, see_record)
@@ -849,7 +866,8 @@ def _settle(s: BragState, events: list[Event], winner: int, see_record) -> None:
     pots.append({"kind": "open", "chips": amount, "winner": winner, "coverer": None})
     events.append(Event("pot", f"{names[winner]} wins the pot of {amount}"
                         + ("" if see_record else " without showing"), winner,
-                        data={"chips": amount, "kind": "open"}))
+                        data={"chips": amount, "kind": "open",
+                              "shown": see_record is not None}))
     s.pot = 0
     holder = winner
     for chips, coverer in reversed(s.closed):
@@ -861,17 +879,20 @@ def _settle(s: BragState, events: list[Event], winner: int, see_record) -> None:
         s.chips[taker] += chips
         won[taker] += chips
         pots.append({"kind": "closed", "chips": chips, "winner": taker, "coverer": coverer})
+        tie = theirs == mine
         if taker == coverer:
             text = (f"{names[coverer]}'s covered {_lower(theirs.description)} beats "
                     f"{names[holder]}'s {_lower(mine.description)}: {names[coverer]} takes "
                     f"the closed pot of {chips}")
         else:
-            tie = " (a tie goes to the later pot's winner)" if theirs == mine else ""
+            said = " (a tie goes to the later pot's winner)" if tie else ""
             text = (f"{names[holder]}'s {_lower(mine.description)} beats {names[coverer]}'s "
-                    f"covered {_lower(theirs.description)}{tie}: {names[holder]} takes the "
+                    f"covered {_lower(theirs.description)}{said}: {names[holder]} takes the "
                     f"closed pot of {chips}")
         events.append(Event("closed_pot", text, taker, data={
-            "chips": chips, "coverer": coverer, "holder": holder}))
+            "chips": chips, "coverer": coverer, "holder": holder, "tie": tie,
+            "holder_hand": _hand_data(s.hands[holder], mine),
+            "coverer_hand": _hand_data(s.hands[coverer], theirs)}))
         holder = taker
     s.closed = []
 
