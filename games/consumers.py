@@ -322,18 +322,20 @@ class TableConsumer(Socket):
         at a time: changes told of meanwhile are not each rendered in turn -- the newest
         replaces the one waiting -- so a page that falls behind a busy table skips to its
         newest view, and the work per page stays bounded however fast the table moves."""
-        self.waiting = (event.get("stamp"),)
+        self.waiting = (event.get("stamp"), event.get("at"))
         if self.catching_up is None or self.catching_up.done():
             self.catching_up = asyncio.create_task(self._catch_up())
 
     async def _catch_up(self) -> None:
         while self.waiting is not None:
-            (stamp,), self.waiting = self.waiting, None
+            (stamp, committed), self.waiting = self.waiting, None
             try:
                 await self.show(stamp)
             except Exception:
                 log.exception("updating a page of %s at table %s failed", self.user,
                               self.table_id)
+            if isinstance(committed, int | float):  # how far behind this process is
+                ratelimit.late(time.time() - committed)
 
     async def show(self, stamp: str | None, full: bool = False) -> None:
         """Bring this page up to date (after change ``stamp``, or as committed now)."""

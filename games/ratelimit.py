@@ -50,10 +50,10 @@ class Bucket:
 # -- bounded work ----------------------------------------------------------------------------
 #
 # A process takes at most ``STOPBUS_MAX_PENDING`` player actions at once and a table
-# at most ``STOPBUS_TABLE_PENDING``; beyond that the action is refused at once ("the
-# table is busy") instead of queueing behind work it would only wait for (a table's
-# moves run one at a time on its game row anyway). Nothing is half done: a refused
-# action was never started. The clock reads ``busy`` to let people go first.
+# at most ``STOPBUS_TABLE_PENDING``, and none while it is ``behind`` (below); beyond that
+# the action is refused at once ("the table is busy") instead of queueing behind work it
+# would only wait for (a table's moves run one at a time on its game row anyway). Nothing
+# is half done: a refused action was never started. The clock reads ``busy`` to let people go first.
 
 _pending_total = 0
 _pending_tables: dict[int, int] = {}
@@ -82,7 +82,7 @@ class pending:  # noqa: N801 -- used as a context manager, like a lock
         most, per_table = _limits()
         with _pending_lock:
             here = _pending_tables.get(self.table_id, 0)
-            if _pending_total >= most or here >= per_table:
+            if _pending_total >= most or here >= per_table or behind():
                 raise Busy
             _pending_total += 1
             _pending_tables[self.table_id] = here + 1
@@ -101,8 +101,45 @@ class pending:  # noqa: N801 -- used as a context manager, like a lock
 
 
 def busy() -> bool:
-    """Are people's actions waiting in this process (a quarter of the limit or more)?"""
-    return _pending_total * 4 >= _limits()[0]
+    """Are people's actions waiting in this process (a quarter of the limit or more), or is
+    its work waiting for a thread (``behind``)?"""
+    return _pending_total * 4 >= _limits()[0] or behind()
+
+
+# -- how far behind the process is ---------------------------------------------------------
+#
+# Each page tells how late its update was: the time from the change being committed to
+# the page's regions being sent (``late``). While that (a moving average over the last
+# several updates, so that one slow update -- a template compiled, a collection -- is
+# not enough) is past ``STOPBUS_BUSY_LATE`` seconds, a new player action is refused ("the
+# table is busy") rather than queued behind the pages still to update: what is taken is
+# then shown to everyone in about that time, and the backlog drains by itself (the pages'
+# updates go on; only new moves wait). With no page updated for LATE_FORGOTTEN seconds,
+# nothing is waiting, and nothing counts.
+
+LATE_FORGOTTEN = 2.0
+LATE_WEIGHT = 0.2  # of the newest update in the average
+_late = [0.0, 0.0]  # [the moving average of how late updates were, when the latest was sent]
+_late_lock = threading.Lock()
+
+
+def late(seconds: float) -> None:
+    """A page's update was sent ``seconds`` after its change was committed."""
+    now = time.monotonic()
+    with _late_lock:
+        average, at = _late
+        if now - at > LATE_FORGOTTEN:
+            average = 0.0
+        _late[:] = [average + LATE_WEIGHT * (seconds - average), now]
+
+
+def behind() -> bool:
+    """Have this process's pages lately been updated later than ``STOPBUS_BUSY_LATE``?"""
+    from django.conf import settings
+
+    limit = getattr(settings, "STOPBUS_BUSY_LATE", 0.4)
+    average, at = _late
+    return bool(limit) and average > limit and time.monotonic() - at < LATE_FORGOTTEN
 
 
 # -- open sockets ---------------------------------------------------------------------------

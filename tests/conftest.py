@@ -203,6 +203,17 @@ def _no_pauses_and_no_background_clock():
         yield
 
 
+@pytest.fixture(autouse=True)
+def _not_behind():
+    """How late a process's pages have lately been updated (``ratelimit.behind``) is the
+    process's own: one test's backlog is not the next one's."""
+    from games import ratelimit
+
+    ratelimit._late[:] = [0.0, 0.0]
+    yield
+    ratelimit._late[:] = [0.0, 0.0]
+
+
 @pytest.fixture
 def fresh_channel_layer():
     """A consumer that crashed can leave the layer's Redis lock held by a dead event loop;

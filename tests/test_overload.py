@@ -78,6 +78,8 @@ async def test_a_burst_is_refused_clearly_and_nothing_is_lost_or_doubled(setting
                                             .order_by("seq").values_list("seq", flat=True)))()
     assert rows == [0, version + 1], "exactly one copy of the move was applied"
 
+    # each page told how late its update was (a moment, here): the process is not behind
+    assert ratelimit._late[1] > 0 and not ratelimit.behind()
     # the burst is over: nothing is held, and the table answers at once again
     assert ratelimit._pending_total == 0 and not ratelimit._pending_tables
     await sockets[0].send_to(text_data=frame)
@@ -99,3 +101,56 @@ async def test_the_work_gate_refuses_beyond_its_limits_and_lets_the_clock_wait(s
     assert not ratelimit.busy()
     with ratelimit.pending(1):  # released: taken again
         pass
+
+
+async def test_a_process_behind_refuses_moves_until_its_work_starts_on_time(settings):
+    """Pages lately updated long after their change (a process behind its tables) turn
+    new moves away with a clear message; one slow update does not, and the process
+    takes moves again once its pages are updated on time."""
+    settings.STOPBUS_BUSY_LATE = 0.4
+    ratelimit.late(0.0)
+    ratelimit.late(1.5)  # one slow update (a template compiled): not behind
+    assert not ratelimit.behind()
+    for _ in range(10):
+        ratelimit.late(1.0)
+    assert ratelimit.behind() and ratelimit.busy()
+    with pytest.raises(ratelimit.Busy):
+        ratelimit.pending(1).__enter__()
+    assert ratelimit._pending_total == 0  # refused: nothing was taken
+
+    table, game, state, cookie = await sync_to_async(_setup)()
+    comm = WebsocketCommunicator(application, f"/ws/table/{table.pk}/",
+                                 headers=[ORIGIN, (b"cookie", f"sessionid={cookie}".encode())])
+    assert (await comm.connect(timeout=5))[0]
+    await _answers(comm)
+    for _ in range(10):
+        ratelimit.late(1.0)
+    version, seat, move = await sync_to_async(_move)(game.pk)
+    move.pop("seat", None)
+    frame = json.dumps({**move, "version": version})
+    await comm.send_to(text_data=frame)
+    refused = await _answers(comm)
+    assert any(BUSY in f for f in refused), refused
+    count = await sync_to_async(Action.objects.filter(game_id=game.pk).count)()
+    assert count == 1  # only the deal: the refused move changed nothing
+
+    for _ in range(30):
+        ratelimit.late(0.01)  # the backlog drained: pages are updated on time again
+    assert not ratelimit.behind()
+    await comm.send_to(text_data=frame)
+    taken = await _answers(comm)
+    assert not any(BUSY in f for f in taken)
+    count = await sync_to_async(Action.objects.filter(game_id=game.pk).count)()
+    assert count == 2
+    await comm.disconnect()
+
+
+async def test_a_wait_long_past_counts_for_nothing(settings):
+    settings.STOPBUS_BUSY_LATE = 0.4
+    for _ in range(10):
+        ratelimit.late(1.0)
+    assert ratelimit.behind()
+    ratelimit._late[1] -= ratelimit.LATE_FORGOTTEN + 1  # nothing started since
+    assert not ratelimit.behind()  # so nothing is queued
+    ratelimit.late(0.0)
+    assert not ratelimit.behind()

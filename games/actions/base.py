@@ -9,6 +9,7 @@ helpers inside their own transaction.
 from __future__ import annotations
 
 import logging
+import time
 import uuid
 from collections import OrderedDict
 from datetime import timedelta
@@ -188,12 +189,13 @@ def group_send(group: str, message: dict) -> None:
 def announce_table(table_id: int, version: int | None = None, lobby: bool = True) -> None:
     """After commit: every page of the table shows it again (each its own viewer's view).
 
-    The message carries no cards, only the version and a stamp naming this change:
-    pages in one process that get the same stamp read the table once between them
-    (see ``games.render``)."""
+    The message carries no cards, only the version, a stamp naming this change
+    (pages in one process that get the same stamp read the table once between them, see
+    ``games.render``) and when it was committed (``games.ratelimit.late``)."""
     message = {"type": "table.changed", "version": version, "stamp": uuid.uuid4().hex}
 
     def send():
+        message["at"] = time.time()  # committed: each page says how late it shows it
         group_send(f"table-{table_id}", message)
         if lobby:
             announce_lobby()
