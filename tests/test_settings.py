@@ -6,6 +6,7 @@ exactly the environment under test.
 
 import json
 import os
+import re
 import secrets
 import subprocess
 import sys
@@ -241,3 +242,23 @@ def test_proxy_ssl_header_is_opt_in():
     assert settings_with(**PRODUCTION, SECURE_PROXY_SSL_HEADER="true")[
         "SECURE_PROXY_SSL_HEADER"
     ] == ["HTTP_X_FORWARDED_PROTO", "https"]
+
+
+def test_every_stopbus_variable_the_readme_lists_is_read_from_the_environment():
+    """README's Configuration table says everything is read from the environment: each
+    STOPBUS_ variable it lists, set to a value of its own, is what the setting holds."""
+    readme = (PROJECT_DIR / "README.md").read_text()
+    table = readme[readme.index("## Configuration"):]
+    table = table[:table.index("\n## ", 1)]
+    names = sorted(set(re.findall(r"`(STOPBUS_[A-Z_]+)`", table)))
+    assert "STOPBUS_BUSY_LATE" in names and "STOPBUS_MAX_PENDING" in names
+    numeric = [n for n in names if n not in {"STOPBUS_ENV", "STOPBUS_CLOCK_AUTOSTART",
+                                             "STOPBUS_TRUSTED_PROXIES"}]
+    values = {name: str(7 + i) for i, name in enumerate(numeric)}
+    script = ("import json, django; from django.conf import settings; django.setup(); "
+              f"print(json.dumps({{n: getattr(settings, n) for n in {numeric!r}}}))")
+    result = run_python(["-c", script], **values)
+    assert result.returncode == 0, result.stderr
+    read = json.loads(result.stdout)
+    assert {name: float(read[name]) for name in numeric} == {
+        name: float(value) for name, value in values.items()}
