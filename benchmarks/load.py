@@ -338,28 +338,35 @@ class Worker:
         now = time.time()
         latencies, refused, lost, sent = [], 0, 0, 0
         firsts, owns = [], []
-        ledger = []  # (table, game, version, seat, kind, what became of it) per move
+        ledger = []  # (table, game, version, seat, kind, what became of it, sent) per move
         updates = 0
         for run in self.runs:
             for move in run.moves:
-                if not t0 <= move.sent_wall < t1:
+                if move.sent_wall >= t1:
                     continue
-                sent += 1
                 if move.latency is not None:
-                    latencies.append(move.latency)
-                    firsts.append(move.first)
-                    owns.append(move.own)
                     outcome = "seen"
                 elif move.refused:
-                    refused += 1
                     outcome = "refused"
                 elif now - move.sent_wall > LOST_AFTER:
-                    lost += 1
                     outcome = "lost"
                 else:
                     outcome = "pending"
+                # every move goes in one ledger, those sent between two measured windows
+                # too (a refused move's retry, say), to be checked against the game log
                 ledger.append((run.table_id, move.at[0], move.at[1], move.mover, move.kind,
-                               outcome))
+                               outcome, move.sent_wall))
+                if move.sent_wall < t0:
+                    continue  # the figures are of the window measured
+                sent += 1
+                if outcome == "seen":
+                    latencies.append(move.latency)
+                    firsts.append(move.first)
+                    owns.append(move.own)
+                elif outcome == "refused":
+                    refused += 1
+                elif outcome == "lost":
+                    lost += 1
             run.moves = [m for m in run.moves if m.sent_wall >= t1]
             updates += sum(1 for t in run.updates if t0 <= t < t1)
             run.updates = [t for t in run.updates if t >= t1]
@@ -982,42 +989,48 @@ def run_find_max(mode: str, args) -> StepResult:
     return best
 
 
-def check_log(ledger: list) -> dict:
+def check_log(ledger: list, retry_after: float) -> dict:
     """Every move the clients saw applied against the game log in the database: it is
     there exactly once, as that seat's move of that kind at the next version; no game
-    has two actions at one version; and a refused move is not there (unless its retry,
-    at the same version, was seen applied)."""
+    has two actions at one version; and a refused move is not there.
+
+    A refused move is tried again at the table's next slot, as a person would, at least
+    ``retry_after`` seconds later: the log's move at that version is then the retry's.
+    So a refused move found in the log counts as refused yet applied unless another try
+    at that version was not refused, or the log's move was made too late to be it."""
     from django.db.models import Count
 
     from games.models import Action
 
     tables = {t for t, *_ in ledger}
     actions = {}
-    for table, number, seq, seat, payload in (
+    for table, number, seq, seat, payload, made in (
             Action.objects.filter(game__table_id__in=tables)
-            .values_list("game__table_id", "game__number", "seq", "seat", "payload")):
-        actions[(table, number, seq)] = (seat, payload.get("kind"))
+            .values_list("game__table_id", "game__number", "seq", "seat", "payload",
+                         "created_at")):
+        actions[(table, number, seq)] = (seat, payload.get("kind"), made.timestamp())
     twice = (Action.objects.filter(game__table_id__in=tables).values("game_id", "seq")
              .annotate(n=Count("id")).filter(n__gt=1).count())
-    seen = missing = refused_applied = lost_applied = 0
-    # a refused move is tried again at the table's next slot, as a person would: the log's
-    # move at that version is then the retry's, seen applied
-    retried = {(table, game, version, seat) for table, game, version, seat, _, outcome
-               in ledger if outcome == "seen"}
-    for table, game, version, seat, kind, outcome in ledger:
+    seen = missing = refused_applied = retried_late = lost_applied = 0
+    tried = {(table, game, version, seat) for table, game, version, seat, _, outcome, _ in ledger
+             if outcome != "refused"}
+    for table, game, version, seat, kind, outcome, sent in ledger:
         found = actions.get((table, game + 1, version + 1))
+        same = found is not None and found[:2] == (seat, kind)
         if outcome == "seen":
             seen += 1
-            if found != (seat, kind):
+            if not same:
                 missing += 1
-        elif (outcome == "refused" and found == (seat, kind)
-              and (table, game, version, seat) not in retried):
-            refused_applied += 1  # said no, yet played: worse than a loss
-        elif outcome == "lost" and found == (seat, kind):
+        elif outcome == "refused" and same:
+            if (table, game, version, seat) in tried or found[2] - sent >= retry_after:
+                retried_late += 1  # the log's move is a later try's
+            else:
+                refused_applied += 1  # said no, yet played: worse than a loss
+        elif outcome == "lost" and same:
             lost_applied += 1  # played, but not every seat saw it within LOST_AFTER
     return {"checked": seen, "not_in_log": missing, "twice": twice,
-            "refused_yet_applied": refused_applied,
-            "lost": sum(1 for *_, outcome in ledger if outcome == "lost"),
+            "refused_yet_applied": refused_applied, "refused_then_retried": retried_late,
+            "lost": sum(1 for *_, outcome, _ in ledger if outcome == "lost"),
             "lost_but_in_the_log": lost_applied}
 
 
@@ -1046,13 +1059,16 @@ def run_overload(args) -> dict:
                   f"{result.achieved_rate:.1f}/s, p99 {result.ms(99):.1f} ms, errors "
                   f"{result.errors}: {'clean' if result.clean(args.clean_p99) else 'NOT clean'}",
                   flush=True)
-        log = check_log(heavy.ledger + [x for r in after for x in r.ledger])
+        # a refused move is tried again at its table's next slot: one pace's interval on
+        log = check_log(heavy.ledger + [x for r in after for x in r.ledger],
+                        retry_after=0.5 * args.tables / over)
     refusals = sum(heavy.notes.values())
     recovered = ("yes" if after[0].clean(args.clean_p99)
                  else "within 20 s" if after[1].clean(args.clean_p99) else "NO")
     print(f"  against the log: {log['checked']} moves seen applied checked, "
           f"{log['not_in_log']} not in the log, {log['twice']} versions with two actions, "
-          f"{log['refused_yet_applied']} refused yet applied; {log['lost']} not seen by "
+          f"{log['refused_yet_applied']} refused yet applied ({log['refused_then_retried']} "
+          f"refused, then played by a later try); {log['lost']} not seen by "
           f"every seat within {LOST_AFTER:g} s, of which {log['lost_but_in_the_log']} are in "
           "the log (applied, seen late)")
     print(f"  overload: p99 of applied moves {heavy.ms(99):.1f} ms; refused {heavy.refused} "
