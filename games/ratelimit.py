@@ -119,12 +119,16 @@ def busy() -> bool:
 
 LATE_FORGOTTEN = 2.0
 LATE_WEIGHT = 0.2  # of the newest update in the average
+LATE_MOST = 5.0
 _late = [0.0, 0.0]  # [the moving average of how late updates were, when the latest was sent]
 _late_lock = threading.Lock()
 
 
 def late(seconds: float) -> None:
-    """A page's update was sent ``seconds`` after its change was committed."""
+    """A page's update was sent ``seconds`` after its change was committed (by the wall
+    clocks of the process that committed it and this one: the servers' clocks must agree,
+    as NTP keeps them). One update counts for at most LATE_MOST seconds."""
+    seconds = min(max(seconds, 0.0), LATE_MOST)
     now = time.monotonic()
     with _late_lock:
         average, at = _late

@@ -150,7 +150,20 @@ async def test_a_wait_long_past_counts_for_nothing(settings):
     for _ in range(10):
         ratelimit.late(1.0)
     assert ratelimit.behind()
-    ratelimit._late[1] -= ratelimit.LATE_FORGOTTEN + 1  # nothing started since
+    ratelimit._late[1] -= ratelimit.LATE_FORGOTTEN + 1  # no page updated since
     assert not ratelimit.behind()  # so nothing is queued
     ratelimit.late(0.0)
+    assert not ratelimit.behind()
+
+
+async def test_one_absurd_lateness_counts_for_little(settings):
+    """A clock out of step (a change stamped in the future, or far in the past) moves the
+    average by at most LATE_MOST, and a few updates on time bring it back."""
+    settings.STOPBUS_BUSY_LATE = 0.4
+    ratelimit.late(-50.0)
+    assert ratelimit._late[0] == 0.0
+    ratelimit.late(3600.0)
+    assert ratelimit._late[0] <= ratelimit.LATE_WEIGHT * ratelimit.LATE_MOST
+    for _ in range(8):
+        ratelimit.late(0.01)
     assert not ratelimit.behind()
