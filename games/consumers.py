@@ -324,7 +324,10 @@ class TableConsumer(Socket):
         newest view, and the work per page stays bounded however fast the table moves."""
         self.waiting = (event.get("stamp"), event.get("at"))
         if self.catching_up is None or self.catching_up.done():
+            # counted until this page is up to date, or gone (how far behind: ratelimit)
+            ratelimit.updating(1)
             self.catching_up = asyncio.create_task(self._catch_up())
+            self.catching_up.add_done_callback(lambda _: ratelimit.updating(-1))
 
     async def _catch_up(self) -> None:
         while self.waiting is not None:
@@ -334,7 +337,7 @@ class TableConsumer(Socket):
             except Exception:
                 log.exception("updating a page of %s at table %s failed", self.user,
                               self.table_id)
-            if isinstance(committed, int | float):  # how far behind this process is
+            if isinstance(committed, int | float):
                 ratelimit.late(time.time() - committed)
 
     async def show(self, stamp: str | None, full: bool = False) -> None:

@@ -111,8 +111,9 @@ def busy() -> bool:
 # Each page tells how late its update was: the time from the change being committed to
 # the page's regions being sent (``late``). While that (a moving average over the last
 # several updates, so that one slow update -- a template compiled, a collection -- is
-# not enough) is past ``STOPBUS_BUSY_LATE`` seconds, a new player action is refused ("the
-# table is busy") rather than queued behind the pages still to update: what is taken is
+# not enough) is past ``STOPBUS_BUSY_LATE`` seconds while at least ``STOPBUS_BUSY_PAGES``
+# pages still wait for their update (a backlog, not a slow machine), a new player action
+# is refused ("the table is busy") rather than queued behind those pages: what is taken is
 # then shown to everyone in about that time, and the backlog drains by itself (the pages'
 # updates go on; only new moves wait). With no page updated for LATE_FORGOTTEN seconds,
 # nothing is waiting, and nothing counts.
@@ -137,13 +138,25 @@ def late(seconds: float) -> None:
         _late[:] = [average + LATE_WEIGHT * (seconds - average), now]
 
 
+_updating = [0]  # pages of this process with an update under way or waiting
+
+
+def updating(pages: int) -> None:
+    """``pages`` (1 or -1) more pages have an update under way or waiting."""
+    with _late_lock:
+        _updating[0] = max(0, _updating[0] + pages)
+
+
 def behind() -> bool:
-    """Have this process's pages lately been updated later than ``STOPBUS_BUSY_LATE``?"""
+    """Have this process's pages lately been updated later than ``STOPBUS_BUSY_LATE``, with
+    at least ``STOPBUS_BUSY_PAGES`` of them still to update? (A few late pages are a slow
+    machine, not a backlog: refusing their players' moves would not help them.)"""
     from django.conf import settings
 
     limit = getattr(settings, "STOPBUS_BUSY_LATE", 0.4)
     average, at = _late
-    return bool(limit) and average > limit and time.monotonic() - at < LATE_FORGOTTEN
+    return (bool(limit) and average > limit and time.monotonic() - at < LATE_FORGOTTEN
+            and _updating[0] >= getattr(settings, "STOPBUS_BUSY_PAGES", 16))
 
 
 # -- open sockets ---------------------------------------------------------------------------

@@ -324,11 +324,12 @@ STOPBUS_SOCKETS_PER_USER = env.int("STOPBUS_SOCKETS_PER_USER", default=12)
 STOPBUS_LOBBY_SOCKETS_PER_ADDRESS = env.int("STOPBUS_LOBBY_SOCKETS_PER_ADDRESS", default=8)
 STOPBUS_BOARDS_PER_MINUTE = env.int("STOPBUS_BOARDS_PER_MINUTE", default=120)
 # Bounded work (games/ratelimit.py): player actions a process and a table take at once,
-# and how late (seconds) a process's pages may lately be updated before it refuses new
-# moves until they catch up (0: never).
+# and how late (seconds) a process's pages may lately be updated, with how many still to
+# update, before it refuses new moves until they catch up (0 seconds: never).
 STOPBUS_MAX_PENDING = env.int("STOPBUS_MAX_PENDING", default=64)
 STOPBUS_TABLE_PENDING = env.int("STOPBUS_TABLE_PENDING", default=4)
 STOPBUS_BUSY_LATE = env.float("STOPBUS_BUSY_LATE", default=0.4)
+STOPBUS_BUSY_PAGES = env.int("STOPBUS_BUSY_PAGES", default=16)
 # A table with no person connected for this long is played out by bots or closed.
 STOPBUS_ABANDON_AFTER = env.float("STOPBUS_ABANDON_AFTER", default=300.0)
 # The ASGI servers' garbage collector: what they loaded frozen, thresholds raised

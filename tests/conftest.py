@@ -210,8 +210,10 @@ def _not_behind():
     from games import ratelimit
 
     ratelimit._late[:] = [0.0, 0.0]
+    ratelimit._updating[:] = [0]
     yield
     ratelimit._late[:] = [0.0, 0.0]
+    ratelimit._updating[:] = [0]
 
 
 @pytest.fixture

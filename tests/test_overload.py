@@ -108,6 +108,7 @@ async def test_a_process_behind_refuses_moves_until_its_work_starts_on_time(sett
     new moves away with a clear message; one slow update does not, and the process
     takes moves again once its pages are updated on time."""
     settings.STOPBUS_BUSY_LATE = 0.4
+    settings.STOPBUS_BUSY_PAGES = 0  # however few pages wait (the pages' count: below)
     ratelimit.late(0.0)
     ratelimit.late(1.5)  # one slow update (a template compiled): not behind
     assert not ratelimit.behind()
@@ -147,6 +148,7 @@ async def test_a_process_behind_refuses_moves_until_its_work_starts_on_time(sett
 
 async def test_a_wait_long_past_counts_for_nothing(settings):
     settings.STOPBUS_BUSY_LATE = 0.4
+    settings.STOPBUS_BUSY_PAGES = 0
     for _ in range(10):
         ratelimit.late(1.0)
     assert ratelimit.behind()
@@ -167,3 +169,54 @@ async def test_one_absurd_lateness_counts_for_little(settings):
     for _ in range(8):
         ratelimit.late(0.01)
     assert not ratelimit.behind()
+
+
+async def test_late_pages_refuse_moves_only_with_a_backlog(settings):
+    """A few late pages are a slow machine: their players' moves are still taken. Only
+    with STOPBUS_BUSY_PAGES pages waiting for their update is the process behind."""
+    settings.STOPBUS_BUSY_LATE = 0.4
+    settings.STOPBUS_BUSY_PAGES = 16
+    for _ in range(10):
+        ratelimit.late(1.0)
+    for _ in range(15):
+        ratelimit.updating(1)
+    assert not ratelimit.behind()
+    ratelimit.updating(1)
+    assert ratelimit.behind()
+    for _ in range(16):
+        ratelimit.updating(-1)
+    assert not ratelimit.behind()
+    ratelimit.updating(-1)  # never below none
+    assert ratelimit._updating[0] == 0
+
+
+async def test_a_page_counts_as_updating_until_it_is_up_to_date(settings):
+    table, game, state, cookie = await sync_to_async(_setup)()
+    comm = WebsocketCommunicator(application, f"/ws/table/{table.pk}/",
+                                 headers=[ORIGIN, (b"cookie", f"sessionid={cookie}".encode())])
+    assert (await comm.connect(timeout=5))[0]
+    await _answers(comm)
+    version, seat, move = await sync_to_async(_move)(game.pk)
+    move.pop("seat", None)
+    await comm.send_to(text_data=json.dumps({**move, "version": version}))
+    await _answers(comm)
+    assert ratelimit._updating[0] == 0  # the page was updated: nothing waits
+    assert ratelimit._late[1] > 0
+    await comm.disconnect()
+
+
+async def test_a_page_gone_before_its_update_is_not_counted_as_waiting(settings):
+    """A page that closes while its update waits (its task cancelled, maybe before it
+    ever ran) leaves nothing counted."""
+    table, game, state, cookie = await sync_to_async(_setup)()
+    comm = WebsocketCommunicator(application, f"/ws/table/{table.pk}/",
+                                 headers=[ORIGIN, (b"cookie", f"sessionid={cookie}".encode())])
+    assert (await comm.connect(timeout=5))[0]
+    await _answers(comm)
+    from channels.layers import get_channel_layer
+
+    await get_channel_layer().group_send(f"table-{table.pk}", {
+        "type": "table.changed", "version": None, "stamp": "gone", "at": 0.0})
+    await comm.disconnect()
+    await asyncio.sleep(0.2)
+    assert ratelimit._updating[0] == 0
