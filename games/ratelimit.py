@@ -156,7 +156,7 @@ def behind() -> bool:
     limit = getattr(settings, "STOPBUS_BUSY_LATE", 0.4)
     average, at = _late
     return (bool(limit) and average > limit and time.monotonic() - at < LATE_FORGOTTEN
-            and _updating[0] >= getattr(settings, "STOPBUS_BUSY_PAGES", 16))
+            and _updating[0] >= getattr(settings, "STOPBUS_BUSY_PAGES", 4))
 
 
 # -- open sockets ---------------------------------------------------------------------------
