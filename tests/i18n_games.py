@@ -1,6 +1,7 @@
 """Simulated games for the translation tests: every event kind, under many house rules."""
 
 import random
+from types import SimpleNamespace
 
 from games.engine.bots import make_bot
 from games.engine.game import OVER, SHOWDOWN, apply, new_game, next_hand
@@ -23,6 +24,31 @@ RULE_SETS = [p.rules for p in PRESETS.values()] + [
 ]
 
 
+# What bot_game_events needs of an engine: this one is Stop the Bus's.
+STOP_THE_BUS = SimpleNamespace(new_game=new_game, apply=apply, next_hand=next_hand,
+                               make_bot=make_bot, seat_view=seat_view, over=OVER,
+                               showdown=SHOWDOWN)
+
+
+def bot_game_events(engine, rules, names, seed: bytes, rng: random.Random):
+    """Every event of one game under ``rules`` of ``engine`` (its new_game, apply,
+    next_hand, make_bot, seat_view and its phases over and showdown), each seat a random
+    or greedy bot as ``rng`` picks."""
+    bots = [engine.make_bot(rng.choice(("random", "greedy")), rules, random.Random(rng.random()))
+            for _ in names]
+    state, events = engine.new_game(rules, names, seed)
+    yield from events
+    for _ in range(5000):
+        if state.phase == engine.over:
+            break
+        if state.phase == engine.showdown:
+            state, events = engine.apply(state, engine.next_hand())
+        else:
+            state, events = engine.apply(state, bots[state.turn].choose(
+                engine.seat_view(state, state.turn)))
+        yield from events
+
+
 def simulated_events(games_per_rules: int = 6, seed: int = 17):
     """Yield (rules, names, event) for every event of bot games under RULE_SETS."""
     rng = random.Random(seed)
@@ -30,19 +56,8 @@ def simulated_events(games_per_rules: int = 6, seed: int = 17):
         for g in range(games_per_rules):
             players = rng.randint(rules.min_players, min(rules.max_players, len(NAMES)))
             names = NAMES[:players]
-            bots = [make_bot(rng.choice(("random", "greedy")), rules, random.Random(rng.random()))
-                    for _ in names]
-            state, events = new_game(rules, names, f"i18n:{seed}:{r}:{g}".encode())
-            yield from ((rules, names, e) for e in events)
-            for _ in range(5000):
-                if state.phase == OVER:
-                    break
-                if state.phase == SHOWDOWN:
-                    state, events = apply(state, next_hand())
-                else:
-                    seat = state.turn
-                    state, events = apply(state, bots[seat].choose(seat_view(state, seat)))
-                yield from ((rules, names, e) for e in events)
+            yield from ((rules, names, e) for e in bot_game_events(
+                STOP_THE_BUS, rules, names, f"i18n:{seed}:{r}:{g}".encode(), rng))
 
 
 def rare_events():

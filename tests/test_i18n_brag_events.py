@@ -6,6 +6,7 @@ back are shown as stored."""
 
 import random
 import re
+from types import SimpleNamespace
 
 import pytest
 from django.utils import translation
@@ -26,7 +27,7 @@ from games.engine.brag import (
 from games.engine.brag.game import OVER, SHOWDOWN
 from games.engine.brag.views import seat_view
 from games.event_text import BRAG_EVENT_KINDS, brag_event_text
-from tests.i18n_games import NAMES
+from tests.i18n_games import NAMES, bot_game_events
 from tests.test_i18n_events import english_left
 
 # A deal names the first twelve digits of its pack's commitment: a hash, not words.
@@ -39,25 +40,18 @@ RULE_SETS = [p.rules for p in BRAG_PRESETS.values()] + [
 ]
 
 
+BRAG = SimpleNamespace(new_game=new_game, apply=apply, next_hand=next_hand, make_bot=make_bot,
+                       seat_view=seat_view, over=OVER, showdown=SHOWDOWN)
+
+
 def brag_events(games_per_rules=5, seed=23):
     """(names, event) of bot games under RULE_SETS."""
     rng = random.Random(seed)
     for r, rules in enumerate(RULE_SETS):
         for g in range(games_per_rules):
             names = NAMES[:rng.randint(2, 4)]
-            bots = [make_bot(rng.choice(("random", "greedy")), rules, random.Random(rng.random()))
-                    for _ in names]
-            state, events = new_game(rules, names, f"brag-i18n:{seed}:{r}:{g}".encode())
-            yield from ((names, e) for e in events)
-            for _ in range(5000):
-                if state.phase == OVER:
-                    break
-                if state.phase == SHOWDOWN:
-                    state, events = apply(state, next_hand())
-                else:
-                    state, events = apply(state, bots[state.turn].choose(
-                        seat_view(state, state.turn)))
-                yield from ((names, e) for e in events)
+            yield from ((names, e) for e in bot_game_events(
+                BRAG, rules, names, f"brag-i18n:{seed}:{r}:{g}".encode(), rng))
 
 
 def rigged_events():
