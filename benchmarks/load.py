@@ -389,8 +389,11 @@ class Worker:
                 self.pace(*args)
                 conn.send(("ok",))
             elif command == "mark":
+                # the window measured starts: what came before it (each page's board on
+                # connecting, the warm-up's frames) is not counted in it
                 self.stats = dict.fromkeys(self.stats, 0)
                 self.notes = {}
+                self.sizes = []
                 conn.send(("ok",))
             elif command == "report":
                 conn.send(("report", self.report(*args)))
