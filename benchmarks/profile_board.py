@@ -112,13 +112,15 @@ def main(argv=None) -> None:
                     if viewer.pk == watched:
                         dumped.append(f"\n=== move {len(timings['play'])} {len(message)} B\n"
                                       f"{message}\n")
-                    for m in REGION.finditer(message):
-                        kind = m.group(1).split("-")[0]  # spot-2 -> spot
-                        by_region.setdefault(kind, []).append(len(m.group(0).encode()))
+                    body = message[len(PART):] if message.startswith(PART) else ""
+                    for element in elements(body):
+                        name = element_id(element) or "log"  # the log's new rows: an <ol>
+                        kind = name.split("-")[0]  # spot-2 -> spot
+                        by_region.setdefault(kind, []).append(len(element.encode()))
                     return message
                 measure("render", update)
 
-    from games.regions import REGION
+    from games.regions import PART, element_id, elements
 
     sizes, by_region, dumped = [], {}, []
     watched = seats_of[tables[0][0]][1].pk  # --dump-frames: what this page is sent

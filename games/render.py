@@ -9,13 +9,15 @@ render is keyed by that seat, so it can only reach that seat's own pages.
 
 A board template marks its independently updated regions with ``{% fragment %}``
 (``games/templatetags/fragments.py``). :func:`frame` compares a viewer's new board
-with the one that viewer was last sent and returns only the regions whose HTML
-changed -- each one element with the region's name as its id, which htmx's
-websocket extension swaps in place (out of band) -- or the whole board, marked
-:data:`FULL`, when there is nothing to compare with (a page connecting or
-reconnecting), when the board's outline changed (a game started) or when versions
-were skipped. ``regions.apply`` is what a client does with a frame: tests and
-benchmarks use it to keep the page a browser would show.
+with the one that viewer was last sent and returns, after :data:`PART`, only the
+regions whose HTML changed -- each one element with the region's name as its id,
+which htmx's websocket extension swaps in place (out of band); of a region holding
+regions, only those of them that changed, if nothing else in it did -- or the whole
+board, after :data:`FULL`, when there is nothing to compare with (a page connecting
+or reconnecting), when the board's outline changed (a game started) or when
+versions were skipped. The markers stay on the server: nothing sent carries them.
+``regions.apply`` is what a client does with a frame: tests and benchmarks use it
+to keep the page a browser would show.
 
 The caches are bounded, least recently used first out, and keyed by what they
 hold: a table read by (table, change stamp); its seats, players and spectators by
@@ -36,10 +38,10 @@ from accounts.language import supported
 
 from .board import SAID, TableData, board_for, load_table
 from .memo import Once
-from .regions import FULL, apply, newest_rows, split
+from .regions import FULL, PART, apply, content, newest_rows, split, unmarked
 
-__all__ = ["FULL", "Board", "apply", "board", "clear", "frame", "lobby", "split", "table_data",
-           "view_key"]
+__all__ = ["FULL", "PART", "Board", "apply", "board", "clear", "frame", "lobby", "split",
+           "table_data", "view_key"]
 
 # The regions sent are always those that differ from what this page was last sent, so
 # versions the page never saw (several moves between two of its updates, under load)
@@ -96,35 +98,40 @@ def view_key(data: TableData, user, language: str | None = None) -> tuple:
 class Board:
     """One rendered view of one revision of a table.
 
-    It is kept as rendered (template indentation and all): two renders are compared as
-    they come, and only what is sent -- the whole board, or the regions that changed --
-    is made small (each run of white space that holds a line break becomes that line
-    break), once per board and region however many pages it is sent to."""
+    It is kept as rendered (template indentation, region markers and all): two renders
+    are compared as they come, and only what is sent -- the whole board, or the regions
+    that changed -- is made small (its markers left out, and each run of white space
+    that holds a line break made that line break), once per board and region however
+    many pages it is sent to."""
 
     key: tuple
     revision: tuple
     version: int | None
     game_id: int | None
     rendered: str  # the whole board, regions marked, as rendered
-    outline: str  # the board with each region's content left out
-    regions: dict  # name -> the region's marked HTML, as rendered
+    outline: str  # the board with each outermost region's content left out
+    regions: dict  # name -> the outermost region's marked HTML, as rendered
     _small: dict = field(default_factory=dict, compare=False, repr=False)
 
     @cached_property
     def html(self) -> str:
         """The whole board as it is sent."""
-        return _SPACE.sub("\n", self.rendered)
+        return _small(self.rendered)
 
     @property
     def full(self) -> str:
         return FULL + self.html
 
-    def sent(self, name: str) -> str:
-        """Region ``name`` as it is sent."""
+    def sent(self, name: str, region: str) -> str:
+        """Region ``name`` (``region``, as rendered) as it is sent."""
         small = self._small.get(name)
         if small is None:
-            small = self._small[name] = _SPACE.sub("\n", self.regions[name])
+            small = self._small[name] = _small(region)
         return small
+
+
+def _small(html: str) -> str:
+    return unmarked(_SPACE.sub("\n", html))
 
 
 def board(data: TableData, user, language: str | None = None) -> Board:
@@ -150,8 +157,22 @@ def frame(previous: Board | None, new: Board) -> str:
             or (previous.version is not None and new.version is not None
                 and new.version > previous.version + GAP)):
         return new.full
-    return "".join(newest_rows(name, previous.sent(name), new.sent(name)) or new.sent(name)
-                   for name, html in new.regions.items() if previous.regions[name] != html)
+    parts = [part for name, html in new.regions.items() if previous.regions[name] != html
+             for part in _changes(previous, new, name, previous.regions[name], html)]
+    return PART + "".join(parts) if parts else ""
+
+
+def _changes(previous: Board, new: Board, name: str, old: str, region: str) -> list[str]:
+    """What to send of region ``name``, which was ``old`` and is ``region``: the regions
+    in it that changed, if nothing else in it did; its new rows, if it is a list that
+    only gained some; else the whole region."""
+    if "<!--fragment:" in region[1:]:  # it holds regions of its own
+        was, now = split(content(old)), split(content(region))
+        if was[0] == now[0] and was[1].keys() == now[1].keys():
+            return [part for inner, html in now[1].items() if was[1][inner] != html
+                    for part in _changes(previous, new, inner, was[1][inner], html)]
+    sent = new.sent(name, region)
+    return [newest_rows(name, previous.sent(name, old), sent) or sent]
 
 
 # -- the lobby -----------------------------------------------------------------------------------

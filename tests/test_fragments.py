@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from games import actions, engine, render
 from games.models import Game, Variant
-from games.regions import FULL, NEWEST, REGION, apply
+from games.regions import FULL, PART, apply, frame_ids, newest_in
 from tests.factories import UserFactory
 from tests.html_contract import cards_in
 
@@ -75,7 +75,7 @@ def test_regions_applied_to_the_last_board_give_the_new_board(seed, slug, seats)
             if message and not message.startswith(FULL):
                 partial += 1
                 cards_in(message)  # every region sent keeps the card contract
-                names = [m.group(1) for m in REGION.finditer(message)]
+                names = frame_ids(message)
                 if data.game.status == Game.Status.PLAYING:
                     assert "waiting" not in names  # nothing sends what did not change
             sent[viewer.pk] = new
@@ -96,13 +96,13 @@ def test_a_move_sends_the_changed_regions_only():
     after = actions.state_of(table.current_game())
     for viewer in [*people, watcher]:
         message = render.frame(before[viewer.pk], render.board(data, viewer))
-        names = {m.group(1) for m in REGION.finditer(message)}
-        assert not message.startswith(FULL)
+        names = set(frame_ids(message))
+        assert message.startswith(PART) and "<!--fragment" not in message
         assert "status" in names and "log" not in names
         # the log: only its new rows, to go on top of the rows the page has
-        newest = NEWEST.search(message)
-        assert newest is not None and newest.group(1) == "log"
-        assert newest.group(2).count("<li") <= 3
+        newest = newest_in(message)
+        assert list(newest) == ["log"]
+        assert newest["log"].count("<li") <= 3
         # no seat changed: whose turn it is is the status's to say, not the seats'
         seat = data.seat_of(viewer)
         if seat in (mover, after.turn):  # the mover's cards and moves; the next one's moves
@@ -142,3 +142,58 @@ def test_every_element_at_the_top_of_a_board_has_an_id_to_be_swapped_by(slug):
         parser = _TopLevel()
         parser.feed(render.board(data, viewer).html)
         assert parser.top and all(element_id for _, element_id in parser.top), parser.top
+
+
+def test_a_stop_sends_the_stoppers_badges_not_their_whole_seat():
+    """A region holding regions (an opponent's spot holds their badges) is sent as the
+    regions in it that changed when nothing else in it did."""
+    table, people, watcher = _table("classic", 3)
+    game = table.current_game()
+    state = actions.state_of(game)
+    while not any(a.kind == "stop" for a in engine.legal_actions(state, state.turn)):
+        move = next(a for a in engine.legal_actions(state, state.turn) if a.kind != "stop")
+        actions.do_play(game.pk, state.turn, move, actions.current_game(table.pk).version)
+        state = actions.state_of(actions.current_game(table.pk))
+    stopper = state.turn
+    data = render.table_data(table.pk)
+    before = {v.pk: render.board(data, v) for v in [*people, watcher]}
+    stop = next(a for a in engine.legal_actions(state, stopper) if a.kind == "stop")
+    actions.do_play(game.pk, stopper, stop, actions.current_game(table.pk).version)
+    data = render.table_data(table.pk)
+    for viewer in [*people, watcher]:
+        new = render.board(data, viewer)
+        message = render.frame(before[viewer.pk], new)
+        names = set(frame_ids(message))
+        if data.seat_of(viewer) == stopper:
+            continue  # their own seat is "me-seat"
+        assert f"badges-{stopper}" in names and f"spot-{stopper}" not in names, names
+        assert "stopped" in message
+        assert apply(before[viewer.pk].html, message) == new.html
+
+
+def test_a_client_swaps_each_element_by_id_wherever_it_is():
+    from games.regions import elements
+
+    page = ('<div id="a"><div id="b"><span>x</span><input type="radio"></div>'
+            '<svg><use href="#i"/></svg></div><ol id="log-list"><li id="r1">1</li></ol>'
+            '<section id="c"><p>c</p></section>')
+    assert elements(page) == ['<div id="a"><div id="b"><span>x</span><input type="radio">'
+                              '</div><svg><use href="#i"/></svg></div>',
+                              '<ol id="log-list"><li id="r1">1</li></ol>',
+                              '<section id="c"><p>c</p></section>']
+    # a region inside a region, a region after it; a notice leaves the page as it was
+    message = PART + '<div id="b"><em>y</em></div><section id="c"><p>d</p></section>'
+    after = apply(page, message)
+    assert after == page.replace("<span>x</span><input type=\"radio\">", "<em>y</em>").replace(
+        "<p>c</p>", "<p>d</p>")
+    assert apply(after, '<div id="notice">hi</div>') == after
+    assert apply(after, FULL + "<p>new</p>") == "<p>new</p>"
+    # new rows on top of a list, an old row dropped
+    log = '<div id="log"><ol class="l">\n<li id="r2">2</li><li id="r1">1</li>\n</ol></div>'
+    rows = (PART + '<ol class="l" hx-swap-oob="afterbegin:#log ol"><li id="r3">3</li></ol>'
+            '<li id="r1" hx-swap-oob="delete"></li>')
+    assert apply(log, rows) == ('<div id="log"><ol class="l">\n<li id="r3">3</li>'
+                                '<li id="r2">2</li>\n</ol></div>')
+    assert newest_in(rows) == {"log": '<li id="r3">3</li>'} and frame_ids(rows) == []
+    with pytest.raises(ValueError):
+        apply(page, PART + '<div id="nowhere"></div>')

@@ -1,11 +1,12 @@
 """Named regions of a board: the parts a viewer is sent again when they change.
 
 ``{% fragment "middle" %}<section id="middle">…</section>{% endfragment %}`` renders
-its content between two HTML comments naming the region. A full board is sent with
-them (comments are inert in the page); after a move the renderer splits a board at
-the markers and sends a viewer only the regions whose HTML differs from what that
-viewer was last sent. Each region's content is one element whose id is the region's
-name, so htmx swaps it in place. Regions do not nest.
+its content between two HTML comments naming the region. The renderer splits a
+board at the markers and sends a viewer only the regions whose HTML differs from
+what that viewer was last sent (``games.render``), without the markers. Each
+region's content is one element whose id is the region's name, so htmx swaps it in
+place. A region may hold regions (a seat holds its badges): when nothing else in it
+changed, only those of them that did are sent.
 """
 
 import re
