@@ -247,11 +247,14 @@ class TableConsumer(Socket):
             return
         try:
             if frame.kind == "ping":
-                # also heals a lost group membership (say Redis restarted empty)
-                await self.channel_layer.group_add(self.group, self.channel_name)
-                await self.follow_user()
                 async with self.showing:
-                    await self.send_text(await db(self._ping)())
+                    missed = await db(self._ping)()
+                    if missed:
+                        # changes that never reached this page: its group membership may
+                        # be lost (say Redis restarted empty), so it joins again
+                        await self.channel_layer.group_add(self.group, self.channel_name)
+                        await self.follow_user()
+                    await self.send_text(missed)
             elif frame.kind == "sync":
                 if not self._may_ask_for_a_board():
                     raise actions.Refused("boards", str(TOO_MANY_RELOADS))

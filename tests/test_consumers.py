@@ -2,6 +2,7 @@
 
 import asyncio
 import json
+from datetime import timedelta
 from unittest import mock
 
 import pytest
@@ -12,7 +13,7 @@ from django.test import Client
 from games import actions, clock
 from games.engine import GreedyBot, seat_view
 from games.engine.cards import CODES
-from games.models import Game, Variant
+from games.models import Game, Table, Variant
 from stopbus_site.asgi import application
 from tests.factories import UserFactory
 from tests.html_contract import cards_in
@@ -361,7 +362,16 @@ async def test_a_ping_notes_the_page_and_sends_only_what_was_missed():
     await a.send_to(text_data=frame(kind="ping"))
     assert await a.receive_nothing(timeout=0.5), "nothing changed: a ping sends nothing"
     table_seen2, presences2 = await sync_to_async(_seen_times)(table.pk)
-    assert table_seen2 > table_seen and presences2[0] > presences[0]
+    assert presences2[0] > presences[0]
+    # the table's time was written on arriving, a moment ago: a ping leaves it be ...
+    assert table_seen2 == table_seen
+    # ... and writes it once it is older than a few pings' worth
+    stale = table_seen - actions.presence.PING_REFRESH - timedelta(seconds=1)
+    await sync_to_async(Table.objects.filter(pk=table.pk).update)(humans_last_seen=stale)
+    await a.send_to(text_data=frame(kind="ping"))
+    assert await a.receive_nothing(timeout=0.5)
+    table_seen3, _ = await sync_to_async(_seen_times)(table.pk)
+    assert table_seen3 > table_seen
 
     # a move this page never heard of (its announcement lost): the next ping brings it
     game, state = await get_state(game.pk)

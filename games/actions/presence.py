@@ -34,6 +34,9 @@ from .base import (
     touch_table,
 )
 
+# how stale a table's humans_last_seen may get before a ping writes it again
+PING_REFRESH = timedelta(seconds=20)
+
 
 def abandon_after() -> timedelta:
     return timedelta(seconds=setting("STOPBUS_ABANDON_AFTER", 300.0))
@@ -87,7 +90,10 @@ def do_ping(channel_name: str, table_id: int) -> None:
     """The page on ``channel_name`` was heard from now."""
     now = timezone.now()
     Presence.objects.filter(channel_name=channel_name).update(last_seen=now)
-    Table.objects.filter(pk=table_id).update(humans_last_seen=now)
+    # every page of the table pings: one of them a while keeps the table's time fresh
+    # (it counts only against STOPBUS_ABANDON_AFTER), and the others write nothing
+    Table.objects.filter(pk=table_id, humans_last_seen__lt=now - PING_REFRESH).update(
+        humans_last_seen=now)
 
 
 # -- leaving -------------------------------------------------------------------------------------
