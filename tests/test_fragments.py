@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import actions, engine, render
+from games.kinds import kind_for
 from games.models import Game, Variant
 from games.regions import FULL, PART, apply, frame_ids, newest_in
 from tests.factories import UserFactory
@@ -30,28 +31,29 @@ def _table(slug: str, seats: int):
 
 
 def _step(game_id: int, rng: random.Random) -> bool:
-    """One change, as the clock or a player would make it. False once the game is over."""
+    """One change, as the clock or a player would make it (a bot of the game's kind, at a
+    random level, plays whoever is to play). False once the game is over."""
     game = Game.objects.get(pk=game_id)
     if game.status != Game.Status.PLAYING:
         return False
+    kind = kind_for(game)
     state = actions.state_of(game)
-    if state.phase == "showdown":
+    if state.phase == "showdown":  # someone is ready for the next hand, or the clock deals
         if rng.random() < 0.3:
             ready = [p.seat for p in game.players.all()]
             actions.do_ready(game.pk, rng.choice(ready))
         else:
-            actions.do_play(game.pk, None, engine.next_hand(), game.version, by="table")
+            actions.do_play(game.pk, None, kind.next_hand(), game.version, by="table")
         return True
-    level = rng.choice(list(engine.BOT_LEVELS))
-    bot = engine.make_bot(level, state.rules, rng)
-    actions.do_play(game.pk, state.turn, bot.choose(engine.seat_view(state, state.turn)),
-                    game.version)
+    bot = kind.make_bot(rng.choice(list(kind.bot_levels)), state.rules, rng)
+    move = kind.to_action(bot.choose(kind.seat_view(state, state.turn)))
+    actions.do_play(game.pk, state.turn, move, game.version)
     return True
 
 
-@settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck))
-@given(seed=st.integers(0, 2**32), slug=st.sampled_from(["classic", "commerce"]),
-       seats=st.integers(3, 4))
+@settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))
+@pytest.mark.parametrize("slug", ["classic", "commerce", "three-card-brag"])
+@given(seed=st.integers(0, 2**32), seats=st.integers(3, 4))
 def test_regions_applied_to_the_last_board_give_the_new_board(seed, slug, seats):
     rng = random.Random(seed)
     render.clear()
@@ -60,7 +62,7 @@ def test_regions_applied_to_the_last_board_give_the_new_board(seed, slug, seats)
     game_id = table.current_game().pk
     sent = {v.pk: render.board(render.table_data(table.pk), v) for v in viewers}
     pages = {v.pk: apply("", sent[v.pk].full) for v in viewers}
-    partial = 0
+    partial, badges_alone = 0, False
     for change in range(80):
         if not _step(game_id, rng):
             break
@@ -78,8 +80,11 @@ def test_regions_applied_to_the_last_board_give_the_new_board(seed, slug, seats)
                 names = frame_ids(message)
                 if data.game.status == Game.Status.PLAYING:
                     assert "waiting" not in names  # nothing sends what did not change
+                badges_alone |= any(n.startswith("badges-") for n in names)
             sent[viewer.pk] = new
     assert partial > 0
+    if slug == "three-card-brag":
+        assert badges_alone  # a bet: the bettor's chips, not their seat
 
 
 def test_a_move_sends_the_changed_regions_only():
