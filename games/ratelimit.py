@@ -101,8 +101,8 @@ class pending:  # noqa: N801 -- used as a context manager, like a lock
 
 
 def busy() -> bool:
-    """Are people's actions waiting in this process (a quarter of the limit or more), or is
-    its work waiting for a thread (``behind``)?"""
+    """Are people's actions waiting in this process (a quarter of the limit or more), or
+    are its pages updated late with a backlog still to update (``behind``)?"""
     return _pending_total * 4 >= _limits()[0] or behind()
 
 

@@ -116,7 +116,7 @@ class Board:
     @cached_property
     def html(self) -> str:
         """The whole board as it is sent."""
-        return _small(self.rendered)
+        return _as_sent(self.rendered)
 
     @property
     def full(self) -> str:
@@ -126,11 +126,13 @@ class Board:
         """Region ``name`` (``region``, as rendered) as it is sent."""
         small = self._small.get(name)
         if small is None:
-            small = self._small[name] = _small(region)
+            small = self._small[name] = _as_sent(region)
         return small
 
 
-def _small(html: str) -> str:
+def _as_sent(html: str) -> str:
+    """Rendered HTML as it is sent: no region markers, each run of white space that
+    holds a line break made that line break."""
     return unmarked(_SPACE.sub("\n", html))
 
 
