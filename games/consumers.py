@@ -176,6 +176,7 @@ class TableConsumer(Socket):
         self.waiting: tuple | None = None  # (stamp,) of the newest change not yet shown
         self.catching_up: asyncio.Task | None = None
         self.counted_at = time.monotonic()  # when ratelimit last heard this socket is open
+        self.written: float | None = None  # when this page's presence was last written
         self.bucket = ratelimit.Bucket(_setting("STOPBUS_WS_RATE", 8.0),
                                        _setting("STOPBUS_WS_BURST", 16))
         if self.user is None or not self.user.is_authenticated:
@@ -212,6 +213,7 @@ class TableConsumer(Socket):
 
     def _arrive(self) -> str:
         actions.do_arrive(self.table_id, self.user, self.channel_name)
+        self.written = time.monotonic()
         # chat lines sent while this page was away (or lost in a reconnect) come back too
         chat = render_to_string("games/_chat_list.html",
                                 {"chat": recent_chat(Table(pk=self.table_id))})
@@ -309,7 +311,7 @@ class TableConsumer(Socket):
 
     def _ping(self) -> str:
         """Every ~25 s from the page: still here; and anything missed meanwhile."""
-        actions.do_ping(self.channel_name, self.table_id)
+        self.written = actions.do_ping(self.channel_name, self.table_id, self.written)
         now = time.monotonic()
         if self.holder is not None and now - self.counted_at > ratelimit.SOCKET_STALE / 3:
             ratelimit.socket_seen(self.holder, self.channel_name)  # still open: still counted

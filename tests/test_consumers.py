@@ -361,17 +361,21 @@ async def test_a_ping_notes_the_page_and_sends_only_what_was_missed():
 
     await a.send_to(text_data=frame(kind="ping"))
     assert await a.receive_nothing(timeout=0.5), "nothing changed: a ping sends nothing"
-    table_seen2, presences2 = await sync_to_async(_seen_times)(table.pk)
-    assert presences2[0] > presences[0]
-    # the table's time was written on arriving, a moment ago: a ping leaves it be ...
-    assert table_seen2 == table_seen
-    # ... and writes it once it is older than a few pings' worth
-    stale = table_seen - actions.presence.PING_REFRESH - timedelta(seconds=1)
-    await sync_to_async(Table.objects.filter(pk=table.pk).update)(humans_last_seen=stale)
-    await a.send_to(text_data=frame(kind="ping"))
-    assert await a.receive_nothing(timeout=0.5)
-    table_seen3, _ = await sync_to_async(_seen_times)(table.pk)
-    assert table_seen3 > table_seen
+    # the page's presence and the table's time were written on arriving, a moment ago: a
+    # ping leaves them be (most pings write nothing) ...
+    assert await sync_to_async(_seen_times)(table.pk) == (table_seen, presences)
+    # ... and writes them once this page's last write is older than PING_REFRESH
+    with mock.patch.object(actions.presence, "PING_REFRESH", timedelta(seconds=1)):
+        await asyncio.sleep(1.1)
+        await a.send_to(text_data=frame(kind="ping"))
+        assert await a.receive_nothing(timeout=0.3)
+        table_seen2, presences2 = await sync_to_async(_seen_times)(table.pk)
+        assert presences2[0] > presences[0]
+        assert table_seen2 > table_seen
+        # the next ping, within PING_REFRESH of that write, writes nothing again
+        await a.send_to(text_data=frame(kind="ping"))
+        assert await a.receive_nothing(timeout=0.1)
+        assert await sync_to_async(_seen_times)(table.pk) == (table_seen2, presences2)
 
     # a move this page never heard of (its announcement lost): the next ping brings it
     game, state = await get_state(game.pk)

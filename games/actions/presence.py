@@ -10,6 +10,7 @@ connected is closed, and the lobby drops it.
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 
 from django.db import transaction
@@ -34,8 +35,9 @@ from .base import (
     touch_table,
 )
 
-# how stale a table's humans_last_seen may get before a ping writes it again
-PING_REFRESH = timedelta(seconds=20)
+# how stale a page's presence row and its table's humans_last_seen may get before a ping
+# writes them again: well inside presence.FRESH (90 s), with a ping every ~25 s
+PING_REFRESH = timedelta(seconds=30)
 
 
 def abandon_after() -> timedelta:
@@ -86,14 +88,24 @@ def do_depart(table_id: int, channel_name: str) -> None:
             schedule_abandon_check(table)
 
 
-def do_ping(channel_name: str, table_id: int) -> None:
-    """The page on ``channel_name`` was heard from now."""
-    now = timezone.now()
-    Presence.objects.filter(channel_name=channel_name).update(last_seen=now)
+def do_ping(channel_name: str, table_id: int, written: float | None = None) -> float:
+    """The page on ``channel_name`` was heard from now.
+
+    A page pings every ~25 s, and what a ping writes (its presence row, the table's last
+    time a person was seen) only has to stay well inside ``presence.FRESH`` and the
+    abandon period: so it is written when this page last wrote it (``written``, a
+    ``time.monotonic()`` this function returned, or its arrival) more than
+    ``PING_REFRESH`` ago, and most pings write nothing. Returns when it last wrote."""
+    now = time.monotonic()
+    if written is not None and now - written < PING_REFRESH.total_seconds():
+        return written
+    seen = timezone.now()
+    Presence.objects.filter(channel_name=channel_name).update(last_seen=seen)
     # every page of the table pings: one of them a while keeps the table's time fresh
     # (it counts only against STOPBUS_ABANDON_AFTER), and the others write nothing
-    Table.objects.filter(pk=table_id, humans_last_seen__lt=now - PING_REFRESH).update(
-        humans_last_seen=now)
+    Table.objects.filter(pk=table_id, humans_last_seen__lt=seen - PING_REFRESH).update(
+        humans_last_seen=seen)
+    return now
 
 
 # -- leaving -------------------------------------------------------------------------------------
