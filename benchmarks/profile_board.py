@@ -3,8 +3,8 @@
     .venv/bin/python -m benchmarks.profile_board [--moves 400] [--profile]
 
 On a fresh PostgreSQL database (``stopbus_profile``) it plays greedy moves at a
-few tables the way ``TableConsumer`` does (find the game and the seat, then
-``actions.do_play``) and, after each, brings every seat's page up to date the way
+few tables the way ``TableConsumer`` does (``actions.do_play`` for the page's
+user) and, after each, brings every seat's page up to date the way
 each consumer does (``render.table_data`` once per change and process, then
 ``render.board`` -- once per distinct view -- and ``render.frame`` per viewer).
 Prints milliseconds and queries per move, per table read and per viewer's
@@ -95,8 +95,7 @@ def main(argv=None) -> None:
         frame = parse(json.dumps({**action, "version": game.version}))
 
         def play():  # what TableConsumer._act does for a move
-            seat = actions.seat_of_player(game, user)
-            actions.do_play(game.pk, seat, frame.action, frame.version)
+            actions.do_play(game.pk, None, frame.action, frame.version, player=user)
 
         measure("play", play)
         # two server processes, each with two of the table's four pages

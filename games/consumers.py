@@ -290,14 +290,14 @@ class TableConsumer(Socket):
         if frame.kind == "back":
             actions.do_take_seat_back(game, self.user)
             return
-        seat = actions.seat_of_player(game, self.user)
-        if seat is None:
-            raise actions.Refused("spectator", _("You are watching this table: only its "
-                                                 "players can play."))
         if frame.kind == "ready":
+            seat = actions.seat_of_player(game, self.user)
+            if seat is None:
+                raise actions.Refused("spectator", _("You are watching this table: only its "
+                                                     "players can play."))
             actions.do_ready(game.pk, seat)
         else:
-            actions.do_play(game.pk, seat, frame.action, frame.version)
+            actions.do_play(game.pk, None, frame.action, frame.version, player=self.user)
 
     def _game(self):
         # the game of the board this page shows: a move is made on it (``do_play``

@@ -206,6 +206,42 @@ def test_a_move_costs_a_fixed_number_of_queries(game, django_assert_num_queries)
     assert "FOR UPDATE" in statements or "SAVEPOINT" in statements
 
 
+
+def test_a_move_from_a_players_page_finds_their_seat_in_the_same_queries(
+        game, django_assert_num_queries):
+    """``player=``: the page's user, whose seat is found in the seat rows the move reads
+    anyway -- no query of its own -- and whose move is theirs whatever seat it names."""
+    game = advance_to_human(game)
+    seat, action = human_move(game)
+    user = Seat.objects.get(table=game.table, position=seat).user
+    data = {k: v for k, v in action.to_dict().items() if k != "seat"}
+    actions.state_of(game)
+    with django_assert_num_queries(8):
+        played = actions.do_play(game.pk, None, data, game.version, player=user)
+    assert Action.objects.get(game=game, seq=game.version + 1).seat == seat
+    assert played.state.version == game.version + 1
+
+
+@pytest.mark.parametrize("who", ["spectator", "leaver", "signed out"])
+def test_a_move_from_a_page_of_nobody_seated_is_refused_and_changes_nothing(game, who):
+    from django.contrib.auth.models import AnonymousUser
+
+    game = advance_to_human(game)
+    seat, action = human_move(game)
+    if who == "spectator":
+        user = UserFactory(username="carol")
+    elif who == "leaver":
+        user = Seat.objects.get(table=game.table, position=seat).user
+        actions.do_leave_table(game.table, user)  # a bot plays their seat now
+        game = fresh(game)
+    else:
+        user = AnonymousUser()
+    data = {k: v for k, v in action.to_dict().items() if k != "seat"}
+    with pytest.raises(actions.Refused) as refused:
+        actions.do_play(game.pk, None, data, game.version, player=user)
+    assert refused.value.code == "spectator"
+    assert fresh(game).version == game.version
+
 # -- issue 16.12 and 16.10: leavers' bots and chat ------------------------------------
 
 

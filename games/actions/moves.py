@@ -46,12 +46,23 @@ def seat_of_player(game: Game, user) -> int | None:
 
 
 def do_play(game_id: int, seat: int | None, data, version: int | None,
-            by: str = "player") -> Played:
+            by: str = "player", player=None) -> Played:
     """Apply one action for ``seat``: an engine action of the game's kind, or the dict
-    of a frame. ``version`` is what the client last saw (None: any)."""
+    of a frame. ``version`` is what the client last saw (None: any).
+
+    ``player``: the user whose page sent it (``seat`` is then None). Their seat is the
+    one they sit in, found in the seat rows the move reads anyway, inside its
+    transaction: a page never says which seat it plays, and a spectator or a leaver
+    (whose seat a bot now plays) is refused."""
     try:
         with transaction.atomic():
             game = lock_game(game_id)
+            # what the move and scheduling need of the seats, and no more (while a game
+            # runs, the i-th seat row is engine seat i)
+            seats = list(Seat.objects.filter(table_id=game.table_id).order_by("position")
+                         .only("id", "position", "user_id", "bot_level", "away", "timeouts"))
+            if player is not None:
+                seat = _seat_of(seats, player)
             kind = kind_for(game)
             try:
                 action = kind.action_from_dict({**data, "seat": seat}) if isinstance(
@@ -73,9 +84,6 @@ def do_play(game_id: int, seat: int | None, data, version: int | None,
             new_state, events = kind.apply(state_of(game), action)
             Action(game_id=game.pk, seq=new_state.version, seat=seat, payload=action.to_dict(),
                    events=[e.to_dict() for e in events], by=by).save(force_insert=True)
-            # what scheduling needs of the seats, and no more
-            seats = list(Seat.objects.filter(table_id=game.table_id).order_by("position")
-                         .only("id", "position", "user_id", "bot_level", "away", "timeouts"))
             if by == "player" and seat is not None and seats[seat].timeouts:
                 Seat.objects.filter(pk=seats[seat].pk).update(timeouts=0)
             over = new_state.phase == OVER
@@ -102,6 +110,15 @@ def do_play(game_id: int, seat: int | None, data, version: int | None,
         raise Refused("stale", _("Another move was played at the same moment; yours was not "
                                  "played.")) from None
     return Played(game, new_state, events)
+
+
+def _seat_of(seats: list[Seat], user) -> int:
+    """The engine seat ``user`` sits in (a leaver's seat row has no user: a bot plays it)."""
+    if getattr(user, "is_authenticated", False):
+        for position, row in enumerate(seats):
+            if row.user_id == user.pk:
+                return position
+    raise Refused("spectator", _("You are watching this table: only its players can play."))
 
 
 def _finish(game: Game, state: GameState) -> None:
