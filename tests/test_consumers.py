@@ -347,7 +347,7 @@ async def make_async(fn):
 
 
 def _seen_times(table_id):
-    from games.models import Presence, Table
+    from games.models import Presence
 
     return (Table.objects.get(pk=table_id).humans_last_seen,
             sorted(Presence.objects.filter(table_id=table_id).values_list("last_seen", flat=True)))
