@@ -19,7 +19,8 @@ import re
 
 FULL = "<!--board-->"  # a frame that is the whole board
 PART = "<!--regions-->"  # a frame of some of its elements
-REGION = re.compile(r"<!--fragment:([a-z][a-z0-9-]*)-->(.*?)<!--/fragment:\1-->", re.S)
+OPEN = "<!--fragment:"
+_NAME = re.compile(r"[a-z][a-z0-9-]*")
 MARKER = re.compile(r"<!--/?fragment:[a-z][a-z0-9-]*-->")
 LIST = re.compile(r"(<(ol|ul)\b[^>]*>)(.*?)(</\2>)", re.S)
 ITEM = re.compile(r'<li\b[^>]*\bid="([^"]+)"[^>]*>.*?</li>', re.S)
@@ -44,15 +45,26 @@ def content(region: str) -> str:
 
 def split(html: str) -> tuple[str, dict]:
     """(outline, {region name: marked region HTML}) of rendered HTML, its outermost
-    regions only: the outline is ``html`` with each region's content left out."""
-    regions = {}
-
-    def cut(match):
-        name = match.group(1)
-        regions[name] = match.group(0)
-        return f"<!--fragment:{name}--><!--/fragment:{name}-->"
-
-    return REGION.sub(cut, html), regions
+    regions only: the outline is ``html`` with each region's content left out. (Found
+    with plain string searches: a board is split after every render.)"""
+    regions, outline, at = {}, [], 0
+    while (start := html.find(OPEN, at)) >= 0:
+        name_end = html.find("-->", start)
+        if name_end < 0:
+            break
+        name = html[start + len(OPEN):name_end]
+        close = f"<!--/fragment:{name}-->"
+        end = html.find(close, name_end) if _NAME.fullmatch(name) else -1
+        if end < 0:  # not a region's marker: left in the outline as it is
+            outline.append(html[at:start + 1])
+            at = start + 1
+            continue
+        end += len(close)
+        regions[name] = html[start:end]
+        outline.append(f"{html[at:start]}{OPEN}{name}-->{close}")
+        at = end
+    outline.append(html[at:])
+    return "".join(outline), regions
 
 
 # -- elements ---------------------------------------------------------------------------------
@@ -148,25 +160,38 @@ def _around(inner: str) -> tuple[str, str]:
 
 def newest_rows(name: str, old: str, new: str) -> str | None:
     """The update from region ``old`` to ``new`` (as sent) as new rows on top and
-    dropped rows, if that is all that changed (else None)."""
+    dropped rows, if that is all that changed (else None).
+
+    A log gains a row or two a move and keeps the rest: so the old list's first row is
+    looked for in the new list, and the rows from there on must be the old list's first
+    ones -- plain string comparisons, with only the rows added and dropped parsed."""
     was, now = LIST.search(old), LIST.search(new)
     if was is None or now is None or old[:was.start(3)] != new[:now.start(3)] or (
             old[was.end(3):] != new[now.end(3):]):
         return None
-    before, after = _rows(was.group(3)), _rows(now.group(3))
-    if not before or after is None or _around(was.group(3)) != _around(now.group(3)):
+    (lead, before, trail), (lead2, after, trail2) = _core(was.group(3)), _core(now.group(3))
+    first = ITEM.match(before)
+    if first is None or (lead, trail) != (lead2, trail2):
         return None
-    for added in range(1, len(after) + 1):
-        kept = after[added:]
-        if kept == before[:len(kept)]:
-            if not kept:
-                return None  # nothing kept: the whole region is as small
-            rows = "".join(html for _, html in after[:added])
-            drops = "".join(f'<li id="{row_id}" hx-swap-oob="delete"></li>'
-                            for row_id, _ in before[len(kept):])
-            opening = was.group(1)[:-1] + f' hx-swap-oob="afterbegin:#{name} {was.group(2)}">'
-            return f"{opening}{rows}{was.group(4)}{drops}"
-    return None
+    at = after.find(first.group(0))
+    kept = after[at:]
+    if at <= 0 or not before.startswith(kept):
+        return None  # no new row on top, or not the old rows under it
+    added, dropped = _rows(after[:at]), _rows(before[len(kept):])
+    if not added or dropped is None:
+        return None
+    drops = "".join(f'<li id="{row_id}" hx-swap-oob="delete"></li>' for row_id, _ in dropped)
+    opening = was.group(1)[:-1] + f' hx-swap-oob="afterbegin:#{name} {was.group(2)}">'
+    return f"{opening}{after[:at]}{was.group(4)}{drops}"
+
+
+def _core(inner: str) -> tuple[str, str, str]:
+    """(white space before, the rows, white space after) of a list's content."""
+    core = inner.strip()
+    if not core:
+        return inner, "", ""
+    start = inner.index(core)
+    return inner[:start], core, inner[start + len(core):]
 
 
 # -- a client ---------------------------------------------------------------------------------

@@ -100,14 +100,6 @@ _SEATS: dict = {}
 _SEATS_MAX = 8192
 
 
-def _frozen(value):
-    if isinstance(value, dict):
-        return tuple((k, _frozen(v)) for k, v in value.items())
-    if isinstance(value, list | tuple):
-        return tuple(_frozen(v) for v in value)
-    return value
-
-
 # A seat is drawn the same whoever is to play (table.js marks the seat to play from the
 # status) and whoever still has a turn after a stop (the bus says who), so neither is part
 # of what its box is keyed by.
@@ -116,8 +108,10 @@ _NOT_SHOWN = frozenset({"turn", "final_turn_left"})
 
 def _memo(template_name: str, p: dict, scoring: str):
     # in the reader's language: two readers of one seat in two languages get two boxes
+    # a seat's entry is plain data (words, numbers, cards, lists and dicts of them), which
+    # its repr spells out exactly, and far faster than walking it
     key = (template_name, translation.get_language(), scoring,
-           _frozen({k: v for k, v in p.items() if k not in _NOT_SHOWN}))
+           repr([(k, v) for k, v in p.items() if k not in _NOT_SHOWN]))
     html = _SEATS.get(key)
     if html is None:
         html = mark_safe(get_template(template_name).render(  # noqa: S308 -- a template's output
