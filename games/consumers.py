@@ -24,8 +24,9 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.db.models import Subquery
 from django.template.loader import render_to_string
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -98,17 +99,26 @@ def close_reason(text: str, english: str) -> str:
 
 def session_is_valid(session, user) -> bool:
     """Is the session this socket opened with still the user's, signed in and current?
-    (Logging out deletes it; a password change or reset changes the user's hash.)"""
+    (Logging out deletes it; a password change or reset changes the user's hash.)
+
+    Asked before every action a socket takes: with sessions in the database (the
+    default), the user's row and the session's data come back in one query."""
     key = getattr(session, "session_key", None)
     if not key or not getattr(user, "is_authenticated", False):
         return False
     store = import_module(settings.SESSION_ENGINE).SessionStore(session_key=key)
-    data = store.load()  # {} once deleted or expired
-    if str(data.get(SESSION_KEY)) != str(user.pk):
+    users = get_user_model().objects.filter(pk=user.pk, is_active=True)
+    if hasattr(store, "get_model_class"):  # database-backed sessions
+        live = store.get_model_class().objects.filter(session_key=key,
+                                                      expire_date__gt=timezone.now())
+        fresh = users.annotate(open_session=Subquery(live.values("session_data")[:1])).first()
+        data = store.decode(fresh.open_session) if fresh and fresh.open_session else {}
+    else:
+        data = store.load()  # {} once deleted or expired
+        fresh = users.first() if data else None
+    if fresh is None or str(data.get(SESSION_KEY)) != str(user.pk):
         return False
-    fresh = get_user_model().objects.filter(pk=user.pk, is_active=True).first()
-    return fresh is not None and constant_time_compare(
-        data.get(HASH_SESSION_KEY, ""), fresh.get_session_auth_hash())
+    return constant_time_compare(data.get(HASH_SESSION_KEY, ""), fresh.get_session_auth_hash())
 
 
 class Socket(AsyncWebsocketConsumer):

@@ -304,3 +304,44 @@ async def test_chat_is_limited_per_user_per_minute(settings):
         replies.extend(await _frames(comm))
     assert sum("chatting too fast" in r for r in replies) == 1
     await comm.disconnect()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("change", ["none", "logout", "expired", "password", "deactivated",
+                                    "another user's session"])
+def test_a_sockets_session_is_checked_in_one_query(change, django_assert_num_queries):
+    """Every action a socket takes first asks whether its session still holds: the
+    user's row and the session's data in one query, and each way a sign-in ends says no."""
+    from datetime import timedelta
+
+    from django.contrib.auth.models import AnonymousUser
+    from django.contrib.sessions.models import Session
+    from django.test import Client
+    from django.urls import reverse
+    from django.utils import timezone
+
+    from games.consumers import session_is_valid
+
+    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    client = Client()
+    client.force_login(alice)
+    session = client.session
+    user = alice
+    if change == "logout":
+        client.post(reverse("logout"))
+    elif change == "expired":
+        Session.objects.filter(pk=session.session_key).update(
+            expire_date=timezone.now() - timedelta(seconds=1))
+    elif change == "password":
+        alice.set_password("a whole new secret")
+        alice.save()
+    elif change == "deactivated":
+        alice.is_active = False
+        alice.save()
+    elif change == "another user's session":
+        user = bob
+    with django_assert_num_queries(1):
+        valid = session_is_valid(session, user)
+    assert valid is (change == "none")
+    assert session_is_valid(session, AnonymousUser()) is False
+    assert session_is_valid(None, alice) is False
