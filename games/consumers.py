@@ -17,6 +17,7 @@ import asyncio
 import logging
 import threading
 import time
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from importlib import import_module
 
@@ -57,6 +58,9 @@ BUSY = gettext_lazy("The table is busy, try again in a moment; your move was not
 TOO_MANY_RELOADS = gettext_lazy("Too many reloads; wait a minute.")
 SIGNED_OUT = gettext_lazy("You were signed out; sign in again to go on.")
 CLOSE_REASON_BYTES = 123  # what a websocket close frame may carry
+# frames a page may have waiting to be handled: past that it is sending faster than its
+# moves can be played, and is told so (its rate limit lets a burst of 16 through)
+INBOX = 8
 
 
 def _setting(name: str, default):
@@ -185,6 +189,8 @@ class TableConsumer(Socket):
         self.showing = asyncio.Lock()
         self.waiting: tuple | None = None  # (stamp,) of the newest change not yet shown
         self.catching_up: asyncio.Task | None = None
+        self.inbox: deque = deque()  # frames from the page still to handle, oldest first
+        self.working: asyncio.Task | None = None  # handling them
         self.counted_at = time.monotonic()  # when ratelimit last heard this socket is open
         self.written: float | None = None  # when this page's presence was last written
         self.bucket = ratelimit.Bucket(_setting("STOPBUS_WS_RATE", 8.0),
@@ -248,7 +254,11 @@ class TableConsumer(Socket):
     # -- from the page ---------------------------------------------------------------------------
 
     async def receive(self, text_data=None, bytes_data=None):
-        if not self.bucket.allow():
+        """A frame from the page: checked and answered at once if it is refused, else
+        queued for :meth:`_work_through`, which handles this page's frames one at a time,
+        in the order they came. The consumer itself never waits on a frame's work (a move,
+        a ping's read): changes to show keep reaching the page meanwhile."""
+        if not self.bucket.allow() or len(self.inbox) >= INBOX:
             await self.send(text_data=notice(_("You are sending messages too fast; wait a "
                                                "moment.")))
             return
@@ -257,16 +267,25 @@ class TableConsumer(Socket):
         except BadFrame as exc:
             await self.send(text_data=notice(str(exc)))
             return
+        self.inbox.append(frame)
+        if self.working is None or self.working.done():
+            self.working = asyncio.create_task(self._work_through())
+
+    async def _work_through(self) -> None:
+        while self.inbox:
+            frame = self.inbox.popleft()
+            with translation.override(self.language):
+                await self._handle(frame)
+
+    async def _handle(self, frame) -> None:
         try:
             if frame.kind == "ping":
-                async with self.showing:
-                    missed = await db(self._ping)()
-                    if missed:
-                        # changes that never reached this page: its group membership may
-                        # be lost (say Redis restarted empty), so it joins again
-                        await self.channel_layer.group_add(self.group, self.channel_name)
-                        await self.follow_user()
-                    await self.send_text(missed)
+                if await db(self._ping)():
+                    # changes that never reached this page: its group membership may be
+                    # lost (say Redis restarted empty), so it joins again
+                    await self.channel_layer.group_add(self.group, self.channel_name)
+                    await self.follow_user()
+                    await self.show(None)
             elif frame.kind == "sync":
                 if not self._may_ask_for_a_board():
                     raise actions.Refused("boards", str(TOO_MANY_RELOADS))
@@ -319,16 +338,17 @@ class TableConsumer(Socket):
             raise actions.Refused("no_game", _("The game has not started yet."))
         return game
 
-    def _ping(self) -> str:
-        """Every ~25 s from the page: still here; and anything missed meanwhile."""
+    def _ping(self) -> bool:
+        """Every ~25 s from the page: still here. Has the table changed since the board
+        this page was last sent? (One small query; an update already on its way makes it
+        say yes too, and then brings nothing more.)"""
         self.written = actions.do_ping(self.channel_name, self.table_id, self.written)
         now = time.monotonic()
         if self.holder is not None and now - self.counted_at > ratelimit.SOCKET_STALE / 3:
             ratelimit.socket_seen(self.holder, self.channel_name)  # still open: still counted
             self.counted_at = now
-        if self.sent is not None and self.sent.revision[1:6] == _fingerprint(self.table_id):
-            return ""  # one small query says nothing was missed
-        return self._update(None)
+        sent = self.sent
+        return sent is None or sent.revision[1:6] != _fingerprint(self.table_id)
 
     # -- from the group --------------------------------------------------------------------------
 

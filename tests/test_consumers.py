@@ -2,6 +2,7 @@
 
 import asyncio
 import json
+import time
 from datetime import timedelta
 from unittest import mock
 
@@ -386,6 +387,37 @@ async def test_a_ping_notes_the_page_and_sends_only_what_was_missed():
     await a.send_to(text_data=frame(kind="ping"))
     board = (await latest(a))[-1]
     assert f'data-version="{game.version + 1}"' in board
+    await a.disconnect()
+
+
+@pytest.mark.postgres  # with SQLite, Channels runs all database work in one thread
+@pytest.mark.parametrize("slow", ["ping", "move"])
+async def test_a_pages_slow_frame_does_not_hold_back_the_tables_changes(slow):
+    """A page's frames are handled one at a time, beside the consumer: while its ping (or
+    its own move) is slow -- a busy database -- the changes others make still reach it."""
+    from games.consumers import TableConsumer
+
+    table, game, alice, bob = await setup_two_people()
+    a, _, _ = await connect(alice, table.pk)
+    await latest(a)
+    gate = "_act" if slow == "move" else "_ping"
+    payload = frame(kind="pass", version=0) if slow == "move" else frame(kind="ping")
+    slow_work = getattr(TableConsumer, gate)
+
+    def slowly(self, *args):
+        time.sleep(1.5)
+        return slow_work(self, *args)
+
+    with mock.patch.object(TableConsumer, gate, slowly):
+        await a.send_to(text_data=payload)
+        await asyncio.sleep(0.1)  # the slow frame's work is under way
+        # meanwhile the table changes (the seat to play moves, as the clock plays a bot)
+        game, state = await get_state(game.pk)
+        action = GreedyBot(state.rules).choose(seat_view(state, state.turn))
+        await sync_to_async(actions.do_play)(game.pk, state.turn, action, game.version)
+        shown = await a.receive_from(timeout=1.0)  # well before the slow frame is done
+        assert f'data-version="{game.version + 1}"' in shown
+        await asyncio.sleep(1.5)  # the slow frame ends (a move made on version 0: stale)
     await a.disconnect()
 
 
