@@ -67,6 +67,7 @@ def _setting(name: str, default):
     return getattr(settings, name, default)
 
 
+DB_THREADS = 3  # threads for a process's database work (with a pool); see ``db``
 _executor: ThreadPoolExecutor | None = None
 _executor_lock = threading.Lock()
 
@@ -77,7 +78,12 @@ def db(fn):
     Channels runs all of a process's database work in one thread by default, one query
     at a time: measured, a few hundred pages connecting at once then wait tens of
     seconds for their handshakes (``benchmarks.load``, README). With a connection
-    pool (PostgreSQL) several threads share it; without one (SQLite), the default.
+    pool (PostgreSQL) a few threads share it; without one (SQLite), the default.
+
+    A few, not many: rendering a board is Python holding the GIL, and every thread
+    doing it delays the event loop that reads and writes every socket of the process.
+    Measured on two cores (README, Performance), 2 or 3 threads bring a move to every
+    page sooner and for less CPU than 8 (``STOPBUS_DB_THREADS`` sets another number).
     """
     pool = settings.DATABASES["default"].get("OPTIONS", {}).get("pool")
     if not pool:
@@ -87,7 +93,7 @@ def db(fn):
         with _executor_lock:
             if _executor is None:
                 size = pool.get("max_size", 10) if isinstance(pool, dict) else 10
-                threads = _setting("STOPBUS_DB_THREADS", 0) or max(1, min(8, size - 2))
+                threads = _setting("STOPBUS_DB_THREADS", 0) or max(1, min(DB_THREADS, size - 2))
                 _executor = ThreadPoolExecutor(threads, thread_name_prefix="db")
     return database_sync_to_async(fn, thread_sensitive=False, executor=_executor)
 

@@ -152,7 +152,8 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         "timeout": env.float("DATABASE_POOL_TIMEOUT", default=10.0),
     }
 # Threads each process gives websocket consumers' database work (0: pool size - 2, at
-# most 8). Only used with the pool; without one Channels' single thread does it all.
+# most 3, see games.consumers.db). Only used with the pool; without one Channels' single
+# thread does it all.
 STOPBUS_DB_THREADS = env.int("STOPBUS_DB_THREADS", default=0)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
