@@ -146,8 +146,10 @@ def said_events(data: TableData, me: int | None, say, **words) -> list[tuple[int
     private English, which carry its cards), and the viewer's side of it."""
     names = data.state.names
     names_key = tuple(names.items()) if isinstance(names, dict) else tuple(names)
-    base = (data.game.pk, translation.get_language(), names_key, say,
-            tuple(sorted(words.items())))
+    # the key holds only numbers and words (``say`` by its name): such tuples are left
+    # out of the garbage collector's walks, and the cache keeps tens of thousands
+    base = (data.game.pk, translation.get_language(), names_key,
+            f"{say.__module__}.{say.__qualname__}", tuple(sorted(words.items())))
     rows = []
     for seq, e in data.events:
         own = me is not None and me == e.seat

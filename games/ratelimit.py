@@ -153,7 +153,7 @@ def behind() -> bool:
     machine, not a backlog: refusing their players' moves would not help them.)"""
     from django.conf import settings
 
-    limit = getattr(settings, "STOPBUS_BUSY_LATE", 0.4)
+    limit = getattr(settings, "STOPBUS_BUSY_LATE", 0.25)
     average, at = _late
     return (bool(limit) and average > limit and time.monotonic() - at < LATE_FORGOTTEN
             and _updating[0] >= getattr(settings, "STOPBUS_BUSY_PAGES", 4))

@@ -56,7 +56,7 @@ GAP = 3
 _SPACE = re.compile(r"[ \t]*\n\s*")
 
 
-_TABLES = Once(512)
+_TABLES = Once(64)  # a change's table, wanted only while its pages are updated
 _PARTS = Once(2048)
 _BOARDS = Once(4096)
 _LOBBIES = Once(256)

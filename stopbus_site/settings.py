@@ -329,7 +329,7 @@ STOPBUS_BOARDS_PER_MINUTE = env.int("STOPBUS_BOARDS_PER_MINUTE", default=120)
 # update, before it refuses new moves until they catch up (0 seconds: never).
 STOPBUS_MAX_PENDING = env.int("STOPBUS_MAX_PENDING", default=64)
 STOPBUS_TABLE_PENDING = env.int("STOPBUS_TABLE_PENDING", default=4)
-STOPBUS_BUSY_LATE = env.float("STOPBUS_BUSY_LATE", default=0.4)
+STOPBUS_BUSY_LATE = env.float("STOPBUS_BUSY_LATE", default=0.25)
 STOPBUS_BUSY_PAGES = env.int("STOPBUS_BUSY_PAGES", default=4)
 # A table with no person connected for this long is played out by bots or closed.
 STOPBUS_ABANDON_AFTER = env.float("STOPBUS_ABANDON_AFTER", default=300.0)
