@@ -326,11 +326,7 @@ class TableConsumer(Socket):
             actions.do_take_seat_back(game, self.user)
             return
         if frame.kind == "ready":
-            seat = actions.seat_of_player(game, self.user)
-            if seat is None:
-                raise actions.Refused("spectator", _("You are watching this table: only its "
-                                                     "players can play."))
-            actions.do_ready(game.pk, seat)
+            actions.do_ready(game.pk, actions.player_seat(game, self.user))
         else:
             actions.do_play(game.pk, None, frame.action, frame.version, player=self.user)
 

@@ -20,8 +20,9 @@ import re
 FULL = "<!--board-->"  # a frame that is the whole board
 PART = "<!--regions-->"  # a frame of some of its elements
 OPEN = "<!--fragment:"
-_NAME = re.compile(r"[a-z][a-z0-9-]*")
-MARKER = re.compile(r"<!--/?fragment:[a-z][a-z0-9-]*-->")
+NAME = r"[a-z][a-z0-9-]*"  # a region's name
+_NAME = re.compile(NAME)
+MARKER = re.compile(rf"<!--/?fragment:{NAME}-->")
 LIST = re.compile(r"(<(ol|ul)\b[^>]*>)(.*?)(</\2>)", re.S)
 ITEM = re.compile(r'<li\b[^>]*\bid="([^"]+)"[^>]*>.*?</li>', re.S)
 # a tag or a comment (a board's attribute values never hold a ">": it is escaped)
@@ -149,15 +150,6 @@ def _rows(inner: str) -> list[tuple[str, str]] | None:
     return rows if "".join(html for _, html in rows) == inner.strip() else None
 
 
-def _around(inner: str) -> tuple[str, str]:
-    """The white space before and after a list's rows."""
-    core = inner.strip()
-    if not core:
-        return inner, ""
-    start = inner.index(core)
-    return inner[:start], inner[start + len(core):]
-
-
 def newest_rows(name: str, old: str, new: str) -> str | None:
     """The update from region ``old`` to ``new`` (as sent) as new rows on top and
     dropped rows, if that is all that changed (else None).
@@ -226,7 +218,7 @@ def apply(page: str, message: str) -> str:
             target = AFTERBEGIN.match(oob.group(1))
             start, end = _find(page, target.group(1))
             listing = LIST.search(page, start, end)
-            lead, _ = _around(listing.group(3))
+            lead, _, _ = _core(listing.group(3))
             rows = LIST.match(element).group(3)
             at = listing.start(3) + len(lead)
             page = page[:at] + rows + page[at:]

@@ -34,7 +34,15 @@ from .clock import (
                    do_run_job,
                    next_due_in,
 )
-from .moves import Played, bot_choice, do_play, do_ready, do_take_seat_back, seat_of_player
+from .moves import (
+                   Played,
+                   bot_choice,
+                   do_play,
+                   do_ready,
+                   do_take_seat_back,
+                   player_seat,
+                   seat_of_player,
+)
 from .presence import (
                    abandon_after,
                    bot_name_for,
@@ -62,5 +70,5 @@ __all__ = [
     "do_leave_table",
     "do_ping", "do_play", "do_play_again", "do_ready", "do_remove_bot", "do_run_due_jobs",
     "do_run_job", "do_set_spectators", "do_start_game", "do_take_seat_back", "group_send",
-    "next_due_in", "seat_of_player", "seats_in_order", "state_of", "user_group",
+    "next_due_in", "player_seat", "seat_of_player", "seats_in_order", "state_of", "user_group",
 ]

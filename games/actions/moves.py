@@ -118,7 +118,19 @@ def _seat_of(seats: list[Seat], user) -> int:
         for position, row in enumerate(seats):
             if row.user_id == user.pk:
                 return position
-    raise Refused("spectator", _("You are watching this table: only its players can play."))
+    raise _spectator()
+
+
+def _spectator() -> Refused:
+    return Refused("spectator", _("You are watching this table: only its players can play."))
+
+
+def player_seat(game: Game, user) -> int:
+    """The engine seat ``user`` plays in ``game``; a spectator or a leaver is refused."""
+    seat = seat_of_player(game, user)
+    if seat is None:
+        raise _spectator()
+    return seat
 
 
 def _finish(game: Game, state: GameState) -> None:
