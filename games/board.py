@@ -70,6 +70,16 @@ class TableData:
         return next((s for s in self.seats if s.user_id == user.pk), None)
 
     @property
+    def kept_key(self) -> tuple:
+        """What the kept regions of a board show (``{% fragment NAME kept %}``): the table
+        row, its seats, the game's players and who watches (all of which move the table's
+        ``updated_at`` on), and which game, running or not."""
+        game = self.game
+        return (self.table.pk, self.table.updated_at, self.table.status,
+                game.pk if game else None, game.status if game else None,
+                tuple(u.pk for u in self.spectators))
+
+    @property
     def revision(self) -> tuple:
         """Everything a board shows that can change: equal revisions, equal boards."""
         game = self.game

@@ -19,6 +19,11 @@ versions were skipped. The markers stay on the server: nothing sent carries them
 ``regions.apply`` is what a client does with a frame: tests and benchmarks use it
 to keep the page a browser would show.
 
+A region marked ``kept`` (``{% fragment NAME kept %}``: the seats before the game, the
+leave button, who watches, the invitation) shows nothing a move changes; it is rendered
+once per view and ``TableData.kept_key`` (the table's row, seats, players, watchers
+and game), not after every move.
+
 The caches are bounded, least recently used first out, and keyed by what they
 hold: a table read by (table, change stamp); its seats, players and spectators by
 (table, its ``updated_at``, game), which every change to them moves on; a board by
@@ -39,6 +44,7 @@ from accounts.language import supported
 from .board import SAID, TableData, board_for, load_table
 from .memo import Once
 from .regions import FULL, PART, apply, content, newest_rows, split, unmarked
+from .templatetags.fragments import KEEP, KEPT
 
 __all__ = ["FULL", "PART", "Board", "apply", "board", "clear", "frame", "lobby", "split",
            "table_data", "view_key"]
@@ -64,7 +70,7 @@ _LOBBIES = Once(256)
 
 def clear() -> None:
     """Forget everything rendered (tests)."""
-    for cache in (_TABLES, _PARTS, _BOARDS, _LOBBIES, SAID):
+    for cache in (_TABLES, _PARTS, _BOARDS, _LOBBIES, SAID, KEPT):
         cache.clear()
 
 
@@ -144,6 +150,7 @@ def board(data: TableData, user, language: str | None = None) -> Board:
     def make() -> Board:
         with translation.override(key[0] or None):
             context = board_for(data, user)
+            context[KEEP] = (context["board_template"], data.kept_key, key)
             rendered = render_to_string(context["board_template"], context)
         outline, regions = split(rendered)
         return Board(key, data.revision, data.state.version if data.state else None,

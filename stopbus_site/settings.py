@@ -336,7 +336,7 @@ STOPBUS_ABANDON_AFTER = env.float("STOPBUS_ABANDON_AFTER", default=300.0)
 # The ASGI servers' garbage collector: what they loaded frozen, thresholds raised
 # (stopbus_site/memory.py); off gives Python's defaults.
 STOPBUS_GC_TUNING = env.bool("STOPBUS_GC_TUNING", default=True)
-STOPBUS_GC_THRESHOLDS = (10_000, 20, 20)
+STOPBUS_GC_THRESHOLDS = tuple(env.list("STOPBUS_GC_THRESHOLDS", cast=int, default=[10_000, 20, 20]))
 
 
 # Logging

@@ -8,10 +8,13 @@ import random
 from html.parser import HTMLParser
 
 import pytest
+from django.template.loader import render_to_string
+from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import actions, engine, render
+from games.board import board_for
 from games.kinds import kind_for
 from games.models import Game, Variant
 from games.regions import FULL, PART, apply, frame_ids, newest_in
@@ -71,6 +74,7 @@ def test_regions_applied_to_the_last_board_give_the_new_board(seed, slug, seats)
             if rng.random() < 0.25:
                 continue  # this page hears of the change late: it skips versions
             new = render.board(data, viewer)
+            assert new.html == _rendered_whole(data, viewer)  # no kept region is stale
             message = render.frame(sent[viewer.pk], new)
             pages[viewer.pk] = apply(pages[viewer.pk], message)
             assert pages[viewer.pk] == new.html
@@ -85,6 +89,55 @@ def test_regions_applied_to_the_last_board_give_the_new_board(seed, slug, seats)
     assert partial > 0
     if slug == "three-card-brag":
         assert badges_alone  # a bet: the bettor's chips, not their seat
+
+
+def _rendered_whole(data, viewer) -> str:
+    """``viewer``'s board of ``data`` rendered whole, every region (kept ones too) anew."""
+    with translation.override(render.view_key(data, viewer)[0] or None):
+        context = board_for(data, viewer)
+        return render._as_sent(render_to_string(context["board_template"], context))
+
+
+@pytest.mark.parametrize("slug", ["classic", "three-card-brag"])
+def test_kept_regions_follow_the_seats_the_watchers_and_the_game(slug):
+    """The regions kept between moves (``{% fragment NAME kept %}``: the seats before the
+    game, the leave button, who watches, the invitation) are rendered again when what
+    they show changes: each board equals the same board rendered whole, after moves, a
+    spectator arriving and leaving, a player leaving (a bot takes the seat) and the
+    game's end."""
+    table, people, watcher = _table(slug, 3)
+    table.private = True
+    table.save(update_fields=["private", "updated_at"])
+    viewers = [*people, watcher]
+    game_id = table.current_game().pk
+    rng = random.Random(7)
+
+    def check(stamp):
+        data = render.table_data(table.pk, stamp)
+        for viewer in viewers:
+            assert render.board(data, viewer).html == _rendered_whole(data, viewer), stamp
+        return data
+
+    first = check("start")
+    assert "leave-confirm" in render.board(first, people[1]).html
+    _step(game_id, rng)
+    check("move")
+    actions.do_arrive(table.pk, watcher, "watcher-page")
+    watched = check("watcher came")
+    assert watcher.username in render.board(watched, people[0]).html
+    actions.do_depart(table.pk, "watcher-page")
+    check("watcher went")
+    actions.do_leave_table(table, people[1])
+    left = check("a player left")
+    assert "leave-confirm" not in render.board(left, people[1]).html
+    actions.do_set_spectators(table, people[0], False)
+    check("closed to spectators")
+    for change in range(400):
+        if not _step(game_id, rng):
+            break
+        check(f"change {change}")
+    assert Game.objects.get(pk=game_id).status == Game.Status.FINISHED
+    check("over")
 
 
 def test_a_move_sends_the_changed_regions_only():
