@@ -43,11 +43,21 @@ __all__ = ["LEASE", "TIMEOUTS_BEFORE_AWAY", "WORKER_ID", "ClockMiddleware", "cla
            "ensure_running", "run_due_jobs", "run_forever", "run_job"]
 
 
+# when a job looked due but none could be claimed (another process took it a moment
+# before): how long to wait before looking again
+RACED = 0.05
+
+
 def _tick() -> tuple[int, float]:
+    """Run the jobs due now, if any are: how many ran, and how long to wait before looking
+    again. Most ticks find nothing due, and cost one small query."""
     close_old_connections()
     try:
+        wait = next_due_in(_poll_seconds())
+        if wait > 0:
+            return 0, wait
         ran = do_run_due_jobs(_batch())
-        return ran, next_due_in(_poll_seconds())
+        return ran, 0.0 if ran else RACED
     finally:
         close_old_connections()
 

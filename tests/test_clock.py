@@ -235,3 +235,32 @@ def test_run_clock_once_runs_what_is_due(user, variant):
     assert out.getvalue().startswith("ran ")
     assert not Job.objects.filter(game=game, done_at__isnull=True,
                                   due_at__lte=timezone.now() - timedelta(seconds=1)).exists()
+
+
+def test_a_tick_with_nothing_due_costs_one_query(user, variant, django_assert_num_queries):
+    """The clock looks every quarter second in every process: when nothing is due it
+    asks once when the next job is, and claims nothing; when a job is due it runs it;
+    a job another process holds under its lease is not waited for."""
+    game = start(user, variant, bots=("greedy",), people=())
+    job = pending(game).get()
+    job.due_at = later(60)
+    job.save()
+    with django_assert_num_queries(1):
+        ran, wait = clock._tick()
+    assert (ran, wait) == (0, clock._poll_seconds())
+    assert pending(game).get().claimed_at is None
+    Job.objects.filter(pk=job.pk).update(due_at=later(-1))
+    ran, wait = clock._tick()
+    assert ran == 1 and wait == 0.0
+    assert Job.objects.get(pk=job.pk).done_at is not None
+    # a due job claimed a moment ago by another process: its lease holds it
+    other = pending(game).get()
+    Job.objects.filter(pk=other.pk).update(due_at=later(-1), claimed_at=timezone.now(),
+                                           claimed_by="elsewhere:1")
+    assert actions.next_due_in(0.25) == 0.25
+    with django_assert_num_queries(1):
+        assert clock._tick() == (0, 0.25)
+    # its lease run out, it is this process's to claim again
+    Job.objects.filter(pk=other.pk).update(claimed_at=timezone.now() - actions.LEASE * 2)
+    assert actions.next_due_in(0.25) == 0.0
+    assert clock._tick()[0] == 1

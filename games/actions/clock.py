@@ -70,12 +70,14 @@ def do_run_due_jobs(limit: int = 20) -> int:
 
 
 def next_due_in(default: float) -> float:
-    """Seconds until the next job is due (at most ``default``)."""
-    due = (Job.objects.filter(done_at__isnull=True).order_by("due_at")
-           .values_list("due_at", flat=True).first())
+    """Seconds until the next job that may be claimed is due (at most ``default``): a
+    job another process holds under its lease is not this process's to wait for."""
+    now = timezone.now()
+    due = (Job.objects.filter(done_at__isnull=True).exclude(claimed_at__gt=now - LEASE)
+           .order_by("due_at").values_list("due_at", flat=True).first())
     if due is None:
         return default
-    return max(0.0, min(default, (due - timezone.now()).total_seconds()))
+    return max(0.0, min(default, (due - now).total_seconds()))
 
 
 def _run(job: Job) -> str:
