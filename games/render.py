@@ -64,7 +64,9 @@ _SPACE = re.compile(r"[ \t]*\n\s*")
 
 _TABLES = Once(64)  # a change's table, wanted only while its pages are updated
 _PARTS = Once(2048)
-_BOARDS = Once(4096)
+# a board is wanted while the pages of its revision are brought up to date (each page
+# then holds the one it was sent): 1,024 views at once, about 35 KB each as kept
+_BOARDS = Once(1024)
 _LOBBIES = Once(256)
 
 
