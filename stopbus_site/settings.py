@@ -334,9 +334,13 @@ STOPBUS_BUSY_PAGES = env.int("STOPBUS_BUSY_PAGES", default=4)
 # A table with no person connected for this long is played out by bots or closed.
 STOPBUS_ABANDON_AFTER = env.float("STOPBUS_ABANDON_AFTER", default=300.0)
 # The ASGI servers' garbage collector: what they loaded frozen, thresholds raised
-# (stopbus_site/memory.py); off gives Python's defaults.
+# (stopbus_site/memory.py); off gives Python's defaults. STOPBUS_GC_THRESHOLDS="700,10,10"
+# sets other thresholds (gc.set_threshold's one to three numbers) to measure them.
 STOPBUS_GC_TUNING = env.bool("STOPBUS_GC_TUNING", default=True)
-STOPBUS_GC_THRESHOLDS = tuple(env.list("STOPBUS_GC_THRESHOLDS", cast=int, default=[10_000, 20, 20]))
+STOPBUS_GC_THRESHOLDS = tuple(env.list("STOPBUS_GC_THRESHOLDS", cast=int,
+                                       default=[10_000, 20, 20]))
+if not 1 <= len(STOPBUS_GC_THRESHOLDS) <= 3 or min(STOPBUS_GC_THRESHOLDS) < 0:
+    raise ImproperlyConfigured("STOPBUS_GC_THRESHOLDS: one to three numbers, none negative")
 
 
 # Logging
