@@ -199,8 +199,6 @@ class TableConsumer(Socket):
         self.working: asyncio.Task | None = None  # handling them
         self.counted_at = time.monotonic()  # when ratelimit last heard this socket is open
         self.written: float | None = None  # when this page's presence was last written
-        # a change reached this page since a ping last asked the database for one missed
-        self.heard = False
         self.bucket = ratelimit.Bucket(_setting("STOPBUS_WS_RATE", 8.0),
                                        _setting("STOPBUS_WS_BURST", 16))
         if self.user is None or not self.user.is_authenticated:
@@ -288,8 +286,6 @@ class TableConsumer(Socket):
     async def _handle(self, frame) -> None:
         try:
             if frame.kind == "ping":
-                if self._quiet_ping():
-                    return
                 if await db(self._ping)():
                     # changes that never reached this page: its group membership may be
                     # lost (say Redis restarted empty), so it joins again
@@ -344,36 +340,15 @@ class TableConsumer(Socket):
             raise actions.Refused("no_game", _("The game has not started yet."))
         return game
 
-    def _quiet_ping(self) -> bool:
-        """A ping that needs no database, answered on the spot: nothing of this page is
-        due to be written (``actions.ping_writes``, ratelimit's count of open sockets)
-        and a change reached it since a ping last asked for one it missed -- its group
-        still brings it changes. Most pings of a page at a moving table are quiet; a page
-        that hears nothing asks at its next ping, so a page whose changes stopped
-        reaching it (its group membership lost) finds out within two pings."""
-        now = time.monotonic()
-        if (not self.heard or actions.ping_writes(self.written, now)
-                or self._count_due(now)):
-            return False
-        self.heard = False
-        return True
-
-    def _count_due(self, now: float) -> bool:
-        return self.holder is not None and now - self.counted_at > ratelimit.SOCKET_STALE / 3
-
     def _ping(self) -> bool:
         """Every ~25 s from the page: still here. Has the table changed since the board
-        this page was last sent? (One small query, unless a change reached the page since
-        it last asked; an update already on its way makes it say yes too, and then brings
-        nothing more.)"""
+        this page was last sent? (One small query; an update already on its way makes it
+        say yes too, and then brings nothing more.)"""
         self.written = actions.do_ping(self.channel_name, self.table_id, self.written)
         now = time.monotonic()
-        if self._count_due(now):
+        if self.holder is not None and now - self.counted_at > ratelimit.SOCKET_STALE / 3:
             ratelimit.socket_seen(self.holder, self.channel_name)  # still open: still counted
             self.counted_at = now
-        if self.heard:
-            self.heard = False
-            return False
         sent = self.sent
         return sent is None or sent.revision[1:6] != _fingerprint(self.table_id)
 
@@ -384,7 +359,6 @@ class TableConsumer(Socket):
         at a time: changes told of meanwhile are not each rendered in turn -- the newest
         replaces the one waiting -- so a page that falls behind a busy table skips to its
         newest view, and the work per page stays bounded however fast the table moves."""
-        self.heard = True
         self.waiting = (event.get("stamp"), event.get("at"))
         if self.catching_up is None or self.catching_up.done():
             # counted until this page is up to date, or gone (how far behind: ratelimit)

@@ -390,48 +390,6 @@ async def test_a_ping_notes_the_page_and_sends_only_what_was_missed():
     await a.disconnect()
 
 
-async def test_a_ping_after_a_change_reached_the_page_asks_nothing_of_the_database():
-    """A change reaching a page shows that its changes reach it: its next ping, with
-    nothing of it due to be written, is answered without database work. A ping with no
-    change heard since the last that asked (or with its presence due) asks again."""
-    from games.consumers import TableConsumer
-
-    table, game, alice, bob = await setup_two_people()
-    a, _, _ = await connect(alice, table.pk)
-    await latest(a)
-    asked = []
-    real = TableConsumer._ping
-
-    def counted(self):
-        asked.append(self.heard)
-        return real(self)
-
-    async def move():
-        current, state = await get_state(game.pk)
-        action = GreedyBot(state.rules).choose(seat_view(state, state.turn))
-        await sync_to_async(actions.do_play)(current.pk, state.turn, action, current.version)
-        assert 'data-version="' in (await latest(a))[-1]
-
-    with mock.patch.object(TableConsumer, "_ping", counted):
-        await move()
-        await a.send_to(text_data=frame(kind="ping"))
-        assert await a.receive_nothing(timeout=0.3)
-        assert asked == [], "a change reached the page since it last asked: a quiet ping"
-        await a.send_to(text_data=frame(kind="ping"))
-        assert await a.receive_nothing(timeout=0.3)
-        assert asked == [False], "nothing heard since: the ping asks the database"
-        # a change heard, but the page's presence is due to be written: it is written
-        # (and the change heard spares the ping its question)
-        await move()
-        with mock.patch.object(actions.presence, "PING_REFRESH", timedelta(seconds=0)):
-            before = await sync_to_async(_seen_times)(table.pk)
-            await a.send_to(text_data=frame(kind="ping"))
-            assert await a.receive_nothing(timeout=0.3)
-            assert asked == [False, True]
-            assert (await sync_to_async(_seen_times)(table.pk))[1] > before[1]
-    await a.disconnect()
-
-
 @pytest.mark.postgres  # with SQLite, Channels runs all database work in one thread
 @pytest.mark.parametrize("slow", ["ping", "move"])
 async def test_a_pages_slow_frame_does_not_hold_back_the_tables_changes(slow):

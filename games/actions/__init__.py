@@ -51,7 +51,6 @@ from .presence import (
                    do_depart,
                    do_leave_table,
                    do_ping,
-                   ping_writes,
 )
 from .tables import (
                    do_add_bot,
@@ -71,6 +70,5 @@ __all__ = [
     "do_leave_table",
     "do_ping", "do_play", "do_play_again", "do_ready", "do_remove_bot", "do_run_due_jobs",
     "do_run_job", "do_set_spectators", "do_start_game", "do_take_seat_back", "group_send",
-    "next_due_in", "ping_writes", "player_seat", "seat_of_player", "seats_in_order",
-    "state_of", "user_group",
+    "next_due_in", "player_seat", "seat_of_player", "seats_in_order", "state_of", "user_group",
 ]

@@ -88,13 +88,6 @@ def do_depart(table_id: int, channel_name: str) -> None:
             schedule_abandon_check(table)
 
 
-def ping_writes(written: float | None, now: float | None = None) -> bool:
-    """Does a ping now write (see :func:`do_ping`)? Not while the page's last write
-    (``written``, a ``time.monotonic()``) is younger than ``PING_REFRESH``."""
-    now = time.monotonic() if now is None else now
-    return written is None or now - written >= PING_REFRESH.total_seconds()
-
-
 def do_ping(channel_name: str, table_id: int, written: float | None = None) -> float:
     """The page on ``channel_name`` was heard from now.
 
@@ -104,7 +97,7 @@ def do_ping(channel_name: str, table_id: int, written: float | None = None) -> f
     ``time.monotonic()`` this function returned, or its arrival) more than
     ``PING_REFRESH`` ago, and most pings write nothing. Returns when it last wrote."""
     now = time.monotonic()
-    if not ping_writes(written, now):
+    if written is not None and now - written < PING_REFRESH.total_seconds():
         return written
     seen = timezone.now()
     Presence.objects.filter(channel_name=channel_name).update(last_seen=seen)
