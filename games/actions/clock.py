@@ -32,12 +32,16 @@ LEASE = timedelta(seconds=30)
 TIMEOUTS_BEFORE_AWAY = 2
 
 
+def _claimable(now):
+    """Jobs not done and not held by a process under its lease at ``now``."""
+    return Job.objects.filter(done_at__isnull=True).exclude(claimed_at__gt=now - LEASE)
+
+
 def do_claim_due_jobs(limit: int = 20, now=None, worker: str = WORKER_ID) -> list[Job]:
     now = now or timezone.now()
     with transaction.atomic():
-        due = (Job.objects.select_for_update(skip_locked=True)
-               .filter(done_at__isnull=True, due_at__lte=now)
-               .exclude(claimed_at__gt=now - LEASE).order_by("due_at"))
+        due = (_claimable(now).select_for_update(skip_locked=True).filter(due_at__lte=now)
+               .order_by("due_at"))
         ids = list(due.values_list("pk", flat=True)[:limit])
         if ids:
             Job.objects.filter(pk__in=ids).update(claimed_at=now, claimed_by=worker)
@@ -73,8 +77,7 @@ def next_due_in(default: float) -> float:
     """Seconds until the next job that may be claimed is due (at most ``default``): a
     job another process holds under its lease is not this process's to wait for."""
     now = timezone.now()
-    due = (Job.objects.filter(done_at__isnull=True).exclude(claimed_at__gt=now - LEASE)
-           .order_by("due_at").values_list("due_at", flat=True).first())
+    due = _claimable(now).order_by("due_at").values_list("due_at", flat=True).first()
     if due is None:
         return default
     return max(0.0, min(default, (due - now).total_seconds()))

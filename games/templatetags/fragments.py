@@ -15,6 +15,7 @@ from django import template
 from django.utils.safestring import mark_safe
 
 from games.memo import Once
+from games.regions import NAME
 
 register = template.Library()
 
@@ -27,7 +28,7 @@ register = template.Library()
 KEEP = "kept_regions"
 KEPT = Once(4096)
 
-_NAME = re.compile(r"[a-z][a-z0-9-]*\Z")
+_NAME = re.compile(rf"{NAME}\Z")
 
 
 def start_marker(name: str) -> str:
