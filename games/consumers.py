@@ -21,6 +21,7 @@ from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from importlib import import_module
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -143,8 +144,16 @@ class Socket(AsyncWebsocketConsumer):
         speaks it."""
         if self.language is None:
             self.language = socket_language(self.scope)
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']!r}")
+        # Channels' own dispatch first hands every message to the process's one
+        # synchronous thread to close stale database connections: a thread hand-off per
+        # frame and per change told, queued behind every other. Every database call here
+        # goes through ``database_sync_to_async`` (``db``), which closes them before and
+        # after its own work, so the handler is called directly.
         with translation.override(self.language):
-            await super().dispatch(message)
+            await handler(message)
 
     async def hold(self, holder: str, limit: int) -> bool:
         """Count this socket for ``holder``; refuse it (closed, with a reason) past ``limit``."""
