@@ -132,7 +132,9 @@ async def test_a_private_table_refuses_strangers():
     assert not ok and code == 4403
 
 
-async def test_a_move_reaches_both_players_with_their_own_views():
+async def two_pages_and_a_move():
+    """Both players' pages connected and shown their boards; the game and its state; the
+    pages of the player to move and of the other; a legal move for the mover's frame."""
     table, game, alice, bob = await setup_two_people()
     a, _, _ = await connect(alice, table.pk)
     b, _, _ = await connect(bob, table.pk)
@@ -142,6 +144,11 @@ async def test_a_move_reaches_both_players_with_their_own_views():
     mover, waiter = (a, b) if state.turn == 0 else (b, a)
     action = GreedyBot(state.rules).choose(seat_view(state, state.turn)).to_dict()
     action.pop("seat")
+    return game, state, mover, waiter, action
+
+
+async def test_a_move_reaches_both_players_with_their_own_views():
+    game, state, mover, waiter, action = await two_pages_and_a_move()
     await mover.send_to(text_data=frame(**action, version=game.version,
                                         HEADERS={"HX-Request": "true"}))
     after_mover = (await latest(mover))[-1]
@@ -155,8 +162,8 @@ async def test_a_move_reaches_both_players_with_their_own_views():
     assert {CODES[c] for c in state2.hands[waiter_seat]} <= set(up)
     assert not {CODES[c] for c in state2.hands[state.turn]
                 if c not in state2.known[state.turn]} & set(up)
-    await a.disconnect()
-    await b.disconnect()
+    await mover.disconnect()
+    await waiter.disconnect()
 
 
 async def test_a_frame_and_a_change_told_reach_their_handlers_without_a_thread_hand_off():
@@ -165,23 +172,15 @@ async def test_a_frame_and_a_change_told_reach_their_handlers_without_a_thread_h
     a move and the change it tells both pages go straight to their handlers."""
     import channels.consumer
 
-    table, game, alice, bob = await setup_two_people()
-    a, _, _ = await connect(alice, table.pk)
-    b, _, _ = await connect(bob, table.pk)
-    await latest(a)
-    await latest(b)
-    game, state = await get_state(game.pk)
-    mover = a if state.turn == 0 else b
-    action = GreedyBot(state.rules).choose(seat_view(state, state.turn)).to_dict()
-    action.pop("seat")
+    game, _, mover, waiter, action = await two_pages_and_a_move()
     handed = mock.AsyncMock()
     with mock.patch.object(channels.consumer, "aclose_old_connections", handed):
         await mover.send_to(text_data=frame(**action, version=game.version))
-        for page in (a, b):
+        for page in (mover, waiter):
             assert f'data-version="{game.version + 1}"' in (await latest(page))[-1]
     assert handed.await_count == 0
-    await a.disconnect()
-    await b.disconnect()
+    await mover.disconnect()
+    await waiter.disconnect()
 
 
 async def test_illegal_out_of_turn_stale_and_malformed_frames_change_nothing():
