@@ -85,6 +85,7 @@ from games.engine.game import (
     Action,
     fairness_reveals,
 )
+from games.regions import PART
 
 EVENTS_SHOWN = 40
 MAX_VIOLATIONS_KEPT = 50
@@ -233,6 +234,7 @@ class Truth:
         self.records = self.states[-1].fairness  # every shuffle the game made
         self.revealed = [frozenset(r["salt"] for r in fairness_reveals(s)) for s in self.states]
         self.cut = frozenset(self.states[0].cut)
+        self.leavers = frozenset(record.get("leavers", ()))  # names of players who left
         self._seen: dict = {}
         self._hand_seen: dict = {}
         self._event_ok: dict = {}
@@ -391,7 +393,19 @@ def audit_frame(truth: Truth, audit: GameAudit, client: str, viewer: int | None,
     if listing is not None:
         items = [(kind, htmllib.unescape(text)) for kind, text in LOG_ITEM.findall(
             listing.group(1))]
+        # a player leaving is said in the log (games.actions.presence) but is no action of
+        # the game: such a row is judged on its own -- it names a player who did leave,
+        # and no card -- and takes one of the log's EVENTS_SHOWN rows from the game's events
+        leaving = [text for kind, text in items if kind == "left"]
+        items = [(kind, text) for kind, text in items if kind != "left"]
+        for text in leaving:
+            audit.checks += 1
+            if not any(name in text for name in truth.leavers):
+                flag("log", f"the log says {text!r}, but nobody left this game")
+            for card in cards_named_in(text):
+                flag("text", f"{CODES[card]} named in a line saying who left")
         expected = truth.expected_log(versions[-1], viewer) if version is not None else []
+        expected = expected[:EVENTS_SHOWN - len(leaving)]
         # only the newest rows, to go on top of the log the page shows (games.render)
         newest_only = 'hx-swap-oob="afterbegin' in listing.group(0)
         for position, (kind, text) in enumerate(items):
@@ -443,6 +457,10 @@ def audit_record(record: dict) -> GameAudit:
         for i, frame in enumerate(client.frames):
             audit.frames += 1
             version = versions[i]
+            if version is None and last_seen is not None and frame.startswith(PART):
+                # some regions of the board, the status not among them: the status shows
+                # the version (data-version), so this frame's is the page's last one
+                version = last_seen
             viewer = client.viewer
             if client.left_at is not None and i >= client.left_at:
                 if version is None or version > client.left_version:
@@ -632,6 +650,8 @@ def read_record(game_id: int, clients: list[dict], variant: str) -> dict:
         return {"game": game.pk, "variant": variant, "seed": game.seed, "rules": game.rules,
                 "names": game.state["names"], "state": game.state, "version": game.version,
                 "log": [list(row) for row in log], "clients": clients,
+                "leavers": list(game.players.filter(left_early=True)
+                                .values_list("name", flat=True)),
                 "finished": game.status == Game.Status.FINISHED}
     finally:
         close_old_connections()

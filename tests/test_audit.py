@@ -26,12 +26,14 @@ from benchmarks.audit import (
     audit_record,
     choose_move,
     frame_version,
+    leave,
     read_record,
 )
 from benchmarks.wsplayer import Board, Page
 from games import actions
 from games.engine.cards import CODES, NAMES, parse_card
 from games.event_text import card_name
+from games.regions import PART
 from games.templatetags.cards import card as card_html
 from stopbus_site.asgi import application
 from tests.factories import UserFactory, preset_variant
@@ -91,12 +93,33 @@ class Client_:
             if board is not None:
                 self.board = board
 
+    async def until_said(self, text, since, timeout=5.0):
+        """Frames until one received from frame ``since`` on holds ``text``."""
+        while not any(text in frame for frame in self.frames[since:]):
+            frame = await self.comm.receive_from(timeout=timeout)
+            self.frames.append(frame)
+            board = self.shown.board(frame)
+            if board is not None:
+                self.board = board
+
     def log(self):
-        return {"name": self.name, "viewer": self.viewer, "frames": self.frames}
+        return {"name": self.name, "viewer": self.viewer, "frames": self.frames,
+                "left_at": self.left_at, "left_version": self.left_version}
+
+    left_at = left_version = None
+
+    def leave(self):
+        """Leave the table mid-game (a bot plays the seat on) and watch on, as
+        ``benchmarks.audit`` does: boards from here on are judged as a spectator's once
+        past the version the leave was done at."""
+        self.left_at = len(self.frames)
+        self.left_version = leave(self.table_id, self.user, self.game_id)
 
 
-async def play_game(slug, players, seed):
-    """Play one game to its end through websockets; return the auditor's record."""
+async def play_game(slug, players, seed, leave_after=None):
+    """Play one game to its end through websockets; return the auditor's record.
+    ``leave_after``: after that many moves the last seat's player leaves, and the
+    clock plays their seat from then on."""
     table_id, game_id, seated, watcher = await sync_to_async(_set_up)(slug, players)
     clients = []
     for user, seat in [*seated, (watcher, None)]:
@@ -108,11 +131,23 @@ async def play_game(slug, players, seed):
                                user, table_id))
     rng = random.Random(seed)
     for client in clients:
+        client.game_id = game_id
         await client.until(0)
     players_ = [c for c in clients if c.viewer is not None]
+    moves_made = 0
     for step in range(3000):
         if all(c.board.over for c in clients):
             break
+        if (leave_after is not None and moves_made >= leave_after and len(players_) == players
+                and "data-my-turn" not in players_[-1].board.html):
+            # not the leaver's turn, so the status stays as it is: every other page is sent
+            # the regions the leave changed (their seat, the log's new row), and no version
+            marks = [len(c.frames) for c in clients]
+            leaver = players_.pop()
+            await sync_to_async(leaver.leave)()
+            for client, mark in zip(clients, marks, strict=True):
+                if client is not leaver:
+                    await client.until_said("log__item--left", mark)
         if step % 9 == 4:
             for client in clients:
                 await sync_to_async(client.page)()
@@ -122,6 +157,9 @@ async def play_game(slug, players, seed):
         if moves:
             client, move = moves[0]
             await client.comm.send_to(text_data=json.dumps({**move, "version": version}))
+            moves_made += 1
+        elif len(players_) < players and await sync_to_async(actions.do_run_due_jobs)():
+            pass  # the clock played the leaver's seat
         else:
             for client in players_:
                 if client.board.ready:
@@ -157,6 +195,18 @@ async def test_every_frame_of_short_games_shows_only_what_its_viewer_may_see():
         frames += audit.frames
         checks += audit.checks
     assert frames > 200 and checks > frames * 10
+
+
+async def test_a_player_who_leaves_mid_game_sees_a_spectators_board_and_the_log_says_so():
+    record = await play_game("classic", 3, seed=5, leave_after=2)
+    assert record["finished"] and len(record["leavers"]) == 1
+    audit = await sync_to_async(audit_record)(record)
+    assert audit.violation_count == 0, [str(v) for v in audit.violations]
+    frames = [f for client in record["clients"] for f in client["frames"]]
+    assert any("log__item--left" in f for f in frames)  # the log says who left
+    # the leave changes no version: the frames it causes are regions without the status
+    assert any(f.startswith(PART) and frame_version(f) is None and "log__item" in f
+               for f in frames)
 
 
 # -- the auditor catches what it is meant to catch -----------------------------------------------
@@ -217,6 +267,44 @@ async def test_planted_leaks_in_a_stock_game_are_caught(stock_record):
         assert audit.rules[rule] >= 1, (rule, [str(v) for v in audit.violations])
     stock_top = await sync_to_async(_planted)(record, name, i, cases["text"])
     assert "the top of the stock" in str(stock_top.violations[0])
+
+
+@pytest.fixture
+async def leave_record(transactional_db):
+    return await play_game("classic", 3, seed=5, leave_after=2)
+
+
+async def test_planted_leaks_around_a_player_leaving_are_caught(leave_record):
+    record = leave_record
+    truth = await sync_to_async(Truth)(record)
+    assert (await sync_to_async(audit_record)(record)).violation_count == 0
+    # a seat still playing is sent the leave as regions without the status: judged at the
+    # version the page shows
+    found = None
+    for client in record["clients"]:
+        shown = None
+        for i, frame in enumerate(client["frames"]):
+            if frame_version(frame) is not None:
+                shown = frame_version(frame)
+            elif (frame.startswith(PART) and "log__item--left" in frame and shown is not None
+                  and client["viewer"] is not None and client["left_at"] is None):
+                found = client["name"], client["viewer"], i, frame, truth.states[shown]
+                break
+        if found:
+            break
+    name, viewer, i, frame, state = found
+    hidden = next(c for seat, hand in enumerate(state.hands) if seat != viewer
+                  for c in hand if c not in state.known[seat])
+    audit = await sync_to_async(_planted)(record, name, i, frame + _face_up(hidden))
+    assert audit.rules["data-card"] == 1, [str(v) for v in audit.violations]
+    # the line saying who left names no card
+    said = frame.replace("plays their seat.", f"plays their seat. {CODES[hidden]}", 1)
+    assert said != frame
+    audit = await sync_to_async(_planted)(record, name, i, said)
+    assert audit.rules["text"] == 1, [str(v) for v in audit.violations]
+    # and only a game somebody left says so
+    nobody_left = {**record, "leavers": []}
+    assert (await sync_to_async(audit_record)(nobody_left)).rules["log"] >= 1
 
 
 async def test_the_commerce_dealer_may_not_see_their_own_hand_before_the_unseen_swap(
