@@ -69,6 +69,7 @@ class Client_:
         self.frames: list[str] = []
         self.board: Board | None = None
         self.shown = Page()
+        self.game_id = self.left_at = self.left_version = None
 
     def page(self):
         """The table page over HTTP, judged like a frame (it shows the same board)."""
@@ -88,25 +89,22 @@ class Client_:
                            if "notice--error" in f]
                 raise AssertionError(f"{self.name} never saw version {version}; "
                                      f"refusals: {notices[-3:]}") from None
-            self.frames.append(frame)
-            board = self.shown.board(frame)
-            if board is not None:
-                self.board = board
+            self.keep(frame)
+
+    def keep(self, frame):
+        self.frames.append(frame)
+        board = self.shown.board(frame)
+        if board is not None:
+            self.board = board
 
     async def until_said(self, text, since, timeout=5.0):
         """Frames until one received from frame ``since`` on holds ``text``."""
         while not any(text in frame for frame in self.frames[since:]):
-            frame = await self.comm.receive_from(timeout=timeout)
-            self.frames.append(frame)
-            board = self.shown.board(frame)
-            if board is not None:
-                self.board = board
+            self.keep(await self.comm.receive_from(timeout=timeout))
 
     def log(self):
         return {"name": self.name, "viewer": self.viewer, "frames": self.frames,
                 "left_at": self.left_at, "left_version": self.left_version}
-
-    left_at = left_version = None
 
     def leave(self):
         """Leave the table mid-game (a bot plays the seat on) and watch on, as
