@@ -63,13 +63,13 @@ def _set_up(slug, players):
 
 
 class Client_:
-    def __init__(self, name, viewer, comm, user, table_id):
+    def __init__(self, name, viewer, comm, user, table_id, game_id):
         self.name, self.viewer, self.comm = name, viewer, comm
-        self.user, self.table_id = user, table_id
+        self.user, self.table_id, self.game_id = user, table_id, game_id
         self.frames: list[str] = []
         self.board: Board | None = None
         self.shown = Page()
-        self.game_id = self.left_at = self.left_version = None
+        self.left_at = self.left_version = None
 
     def page(self):
         """The table page over HTTP, judged like a frame (it shows the same board)."""
@@ -126,10 +126,9 @@ async def play_game(slug, players, seed, leave_after=None):
         connected, _ = await comm.connect(timeout=5)
         assert connected
         clients.append(Client_(f"seat {seat}" if seat is not None else "spectator", seat, comm,
-                               user, table_id))
+                               user, table_id, game_id))
     rng = random.Random(seed)
     for client in clients:
-        client.game_id = game_id
         await client.until(0)
     players_ = [c for c in clients if c.viewer is not None]
     moves_made = 0
@@ -195,8 +194,14 @@ async def test_every_frame_of_short_games_shows_only_what_its_viewer_may_see():
     assert frames > 200 and checks > frames * 10
 
 
-async def test_a_player_who_leaves_mid_game_sees_a_spectators_board_and_the_log_says_so():
-    record = await play_game("classic", 3, seed=5, leave_after=2)
+@pytest.fixture
+async def leave_record(transactional_db):
+    return await play_game("classic", 3, seed=5, leave_after=2)
+
+
+async def test_a_player_who_leaves_mid_game_sees_a_spectators_board_and_the_log_says_so(
+        leave_record):
+    record = leave_record
     assert record["finished"] and len(record["leavers"]) == 1
     audit = await sync_to_async(audit_record)(record)
     assert audit.violation_count == 0, [str(v) for v in audit.violations]
@@ -267,9 +272,19 @@ async def test_planted_leaks_in_a_stock_game_are_caught(stock_record):
     assert "the top of the stock" in str(stock_top.violations[0])
 
 
-@pytest.fixture
-async def leave_record(transactional_db):
-    return await play_game("classic", 3, seed=5, leave_after=2)
+def _regions_frame_of_the_leave(record, truth):
+    """(client name, seat, frame index, frame, state shown) of the first frame a seat still
+    playing was sent of the leave: regions without the status, so without a version."""
+    for client in record["clients"]:
+        if client["viewer"] is None or client["left_at"] is not None:
+            continue
+        shown = None
+        for i, frame in enumerate(client["frames"]):
+            if frame_version(frame) is not None:
+                shown = frame_version(frame)
+            elif frame.startswith(PART) and "log__item--left" in frame and shown is not None:
+                return client["name"], client["viewer"], i, frame, truth.states[shown]
+    raise AssertionError("no such frame")
 
 
 async def test_planted_leaks_around_a_player_leaving_are_caught(leave_record):
@@ -278,19 +293,7 @@ async def test_planted_leaks_around_a_player_leaving_are_caught(leave_record):
     assert (await sync_to_async(audit_record)(record)).violation_count == 0
     # a seat still playing is sent the leave as regions without the status: judged at the
     # version the page shows
-    found = None
-    for client in record["clients"]:
-        shown = None
-        for i, frame in enumerate(client["frames"]):
-            if frame_version(frame) is not None:
-                shown = frame_version(frame)
-            elif (frame.startswith(PART) and "log__item--left" in frame and shown is not None
-                  and client["viewer"] is not None and client["left_at"] is None):
-                found = client["name"], client["viewer"], i, frame, truth.states[shown]
-                break
-        if found:
-            break
-    name, viewer, i, frame, state = found
+    name, viewer, i, frame, state = _regions_frame_of_the_leave(record, truth)
     hidden = next(c for seat, hand in enumerate(state.hands) if seat != viewer
                   for c in hand if c not in state.known[seat])
     audit = await sync_to_async(_planted)(record, name, i, frame + _face_up(hidden))
