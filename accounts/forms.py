@@ -4,8 +4,8 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.language import reader_language
-from accounts.models import User
-from accounts.names import validate_username
+from accounts.models import HOLIDAY_DAYS_A_YEAR, User
+from accounts.names import reads_as_guest, validate_username
 
 EMAIL_TAKEN = _("An account with this email address already exists.")
 
@@ -64,6 +64,10 @@ class SignUpForm(UserCreationForm):
     def clean_username(self):
         username = super().clean_username()
         if username and not self.has_error("username"):  # an exact duplicate says so already
+            if reads_as_guest(username):
+                raise forms.ValidationError(
+                    _("Names like “Guest 4821” are given to guests. Pick another name."),
+                    code="guest_name")
             check_username(username)
         return username
 
@@ -96,12 +100,22 @@ class EmailChangeForm(forms.ModelForm):
         return {*super()._get_validation_exclusions(), "email"}
 
 
+class HolidayForm(forms.Form):
+    """A holiday from post tables: its first day and how many days (the rules on days a
+    year and overlaps are the action's, ``games.actions.post.do_take_holiday``)."""
+
+    start = forms.DateField(label=_("From"), widget=forms.DateInput(attrs={"type": "date"}),
+                            help_text=_("The first day of your holiday."))
+    days = forms.IntegerField(label=_("Days"), min_value=1, max_value=HOLIDAY_DAYS_A_YEAR,
+                              initial=7, help_text=_("How many days, that one included."))
+
+
 class TablePreferencesForm(forms.ModelForm):
     """How the table looks and sounds to a player (the profile's "At the table")."""
 
     class Meta:
         model = User
-        fields = ("four_colour_deck", "sound")
+        fields = ("four_colour_deck", "sound", "turn_alerts")
 
 
 class ReaderLanguagePasswordResetForm(PasswordResetForm):

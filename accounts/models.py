@@ -23,9 +23,36 @@ class User(AbstractUser):
     sound = models.BooleanField(
         _("sounds at the table"), default=True,
         help_text=_("A chime on your turn, and sounds for the deal, a stopped bus and the result."))
+    # Whether the site alerts this player on their turn (a notification while the tab is
+    # out of sight): the player's choice, kept apart from the browser's permission.
+    turn_alerts = models.BooleanField(
+        _("turn alerts"), default=True,
+        help_text=_("A notification when it is your turn and the table's tab is out of sight "
+                    "(the browser asks once for its permission)."))
     # Blank: no preference saved, so the browser's Accept-Language decides.
     language = models.CharField(_("language"), max_length=10, blank=True, default="",
                                 choices=language_choices)
+    # Written by games.actions.post whenever the player's post turns change: the
+    # navigation's count on every page, read with the signed-in user.
+    post_turns = models.PositiveSmallIntegerField(
+        _("post tables waiting"), default=0,
+        help_text=_("How many post tables wait for this player's move."))
+    # A visitor who plays at once, without an account (accounts/guests.py): a real row,
+    # logged in through the session, unrated, on no leaderboard; signing up turns this
+    # very row into the member's account, so the games played stay theirs.
+    is_guest = models.BooleanField(
+        _("guest"), default=False, db_index=True,
+        help_text=_("Plays without an account: unrated, no private tables, no chat unless "
+                    "the site allows it."))
+    # Hints at the table (the hand in words, what each move does, the best move after a
+    # hand). Empty: the default, on at practice tables and off elsewhere.
+    hints = models.BooleanField(
+        _("hints at the table"), null=True, blank=True, default=None,
+        help_text=_("What your hand is worth, what each move does, and after each hand "
+                    "what the best move would have been."))
+    how_to_play_seen = models.BooleanField(_("how to play seen"), default=False)
+    # The game kind "Play now" dealt last, offered first next time (games.kinds slug).
+    last_kind = models.CharField(_("last game played"), max_length=20, blank=True, default="")
 
     REQUIRED_FIELDS = ["email"]
 
@@ -38,3 +65,36 @@ class User(AbstractUser):
                 violation_error_message=_("An account with this email address already exists."),
             ),
         ]
+
+
+class Holiday(models.Model):
+    """Days a player is away from every post table: a bot sits in for them at once.
+
+    An account may take ``HOLIDAY_DAYS_A_YEAR`` days a calendar year (a holiday over
+    New Year counts its days in each year)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("user"),
+                             on_delete=models.CASCADE, related_name="holidays")
+    start = models.DateField(_("first day"))
+    end = models.DateField(_("last day"))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("holiday")
+        verbose_name_plural = _("holidays")
+        ordering = ["start"]
+        indexes = [models.Index(fields=["user", "end"])]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(end__gte=models.F("start")),
+                                   name="holiday_ends_after_it_starts"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.start}–{self.end}"
+
+    @property
+    def days(self) -> int:
+        return (self.end - self.start).days + 1
+
+
+HOLIDAY_DAYS_A_YEAR = 14

@@ -117,6 +117,14 @@ def reserved(name: str) -> bool:
     return False
 
 
+def reads_as_guest(name: str) -> bool:
+    """True if ``name`` reads as a guest's generated name ("Guest 4821"), which only
+    guests are given (accounts/guests.py)."""
+    # skeletons read "1" as "l" and "0" as "o"
+    return any(re.fullmatch(r"guest[0-9ol]*", SEPARATORS.sub("", form)) is not None
+               for form in skeletons(name))
+
+
 def username_problem(name: str, taken) -> str | None:
     """Why ``name`` may not be a username, or None.
 

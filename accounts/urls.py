@@ -10,7 +10,9 @@ urlpatterns = [
     # secrets.token_urlsafe tokens
     path("signup/confirm/<slug:token>/", views.SignUpConfirmView.as_view(),
          name="signup_confirm"),
+    path("guest/", views.play_as_guest, name="guest"),
     path("profile/", views.ProfileView.as_view(), name="profile"),
     path("preferences/", views.preferences, name="preferences"),
+    path("holiday/", views.take_holiday, name="holiday"),
     path("email/confirm/<slug:token>/", views.EmailConfirmView.as_view(), name="email_confirm"),
 ]

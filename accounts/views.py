@@ -15,21 +15,25 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse, reverse_lazy
 from django.utils import translation
+from django.utils.formats import date_format
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views import View
 from django.views.decorators.http import require_POST
 from django.views.generic import FormView, TemplateView, UpdateView
 
+from accounts import holidays
 from accounts.forms import (
     EmailChangeForm,
+    HolidayForm,
     SignUpForm,
     TablePreferencesForm,
     check_username,
     email_taken,
 )
+from accounts.guests import GuestRefused, become_member, is_guest, start_guest
 from accounts.language import reader_language
-from accounts.models import User
+from accounts.models import HOLIDAY_DAYS_A_YEAR, Holiday, User
 
 # A sign-up waits this long for its address to be confirmed (in the cache: nothing
 # is written to the database until then, so nobody can hold a name or an address
@@ -62,9 +66,13 @@ class SignUpView(FormView):
     form_class = SignUpForm
 
     def dispatch(self, request, *args, **kwargs):
-        if request.user.is_authenticated:
+        # a guest signs up to keep their games: the link turns the guest into the account
+        if request.user.is_authenticated and not is_guest(request.user):
             return redirect("/")
         return super().dispatch(request, *args, **kwargs)
+
+    def get_context_data(self, **kwargs):
+        return {**super().get_context_data(**kwargs), "guest": is_guest(self.request.user)}
 
     def form_valid(self, form):
         email = form.cleaned_data["email"]
@@ -79,9 +87,11 @@ class SignUpView(FormView):
                   reader_language(owner))
         else:
             token = secrets.token_urlsafe(32)
-            cache.set(_pending_key(token), {"username": form.cleaned_data["username"],
-                                            "email": email, "password": password},
-                      SIGNUP_LINK_SECONDS)
+            pending = {"username": form.cleaned_data["username"], "email": email,
+                       "password": password}
+            if is_guest(self.request.user):
+                pending["guest"] = self.request.user.pk
+            cache.set(_pending_key(token), pending, SIGNUP_LINK_SECONDS)
             link = self.request.build_absolute_uri(reverse("accounts:signup_confirm",
                                                            args=[token]))
             _mail("signup_confirm", email, {"link": link, "login_url": login_url,
@@ -113,7 +123,23 @@ class SignUpConfirmView(View):
         pending = cache.get(_pending_key(token))
         if pending is None:
             return render(request, "accounts/signup_confirm.html", {"expired": True}, status=404)
-        user = self._create(pending)
+        if pending.get("guest"):
+            user = become_member(pending["guest"], username=pending["username"],
+                                 email=pending["email"], password=pending["password"])
+            if user is None and User.objects.filter(
+                    pk=pending["guest"], is_guest=False,
+                    username=pending["username"]).exists():
+                # opened twice (or in two tabs at once): the first made the account
+                cache.delete(_pending_key(token))
+                messages.info(request, _("Your account is ready already. Log in with your "
+                                         "name and password."))
+                if request.user.is_authenticated and request.user.pk == pending["guest"]:
+                    return redirect("/")
+                return redirect("login")
+            if user is None and not User.objects.filter(pk=pending["guest"]).exists():
+                user = self._create(pending)  # the guest was cleaned up since: a new account
+        else:
+            user = self._create(pending)
         if user is None:
             return render(request, "accounts/signup_confirm.html",
                           {"pending": pending, "taken": True}, status=409)
@@ -157,7 +183,17 @@ class ProfileView(LoginRequiredMixin, UpdateView):
         # A copy, so a rejected edit never shows up as the signed-in user's details.
         return User.objects.get(pk=self.request.user.pk)
 
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context.update(holiday_context(self.request.user))
+        return context
+
     def form_valid(self, form):
+        if is_guest(self.request.user):
+            # a guest has no address of their own: signing up gives them one
+            messages.error(self.request, _("Guests have no email address. Sign up to keep "
+                                           "your games and set one."))
+            return redirect("accounts:signup")
         email = form.cleaned_data["email"]
         if email.lower() == self.request.user.email.lower():
             messages.success(self.request, _("Your email address has been updated."))
@@ -218,23 +254,74 @@ class EmailConfirmView(LoginRequiredMixin, View):
         return redirect("accounts:profile")
 
 
+@require_POST
+def play_as_guest(request):
+    """Sit down without an account: a guest is made and logged in (unless someone is
+    signed in already), then sent on to ``next`` (a table, or the lobby)."""
+    target = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+        target = reverse("games:lobby")
+    try:
+        user = start_guest(request)
+    except GuestRefused as exc:
+        messages.error(request, exc.message)
+        return redirect("games:lobby")
+    if is_guest(user):
+        messages.info(request, _("You are playing as %(name)s. Sign up any time to keep your "
+                                 "games.") % {"name": user.username})
+    return redirect(target)
+
+
 @login_required
 @require_POST
 def preferences(request):
     """The switches that follow a player from table to table: the profile's form sends
-    both (``form=all``), the table's mute switch only ``sound``."""
+    them all (``form=all``), the table's mute switch only ``sound``, its bell only
+    ``turn_alerts``; the hints switch and "how to play seen" are saved on their own."""
+    switches = ("sound", "four_colour_deck", "turn_alerts")
+    own = _own_preferences(request)
+    if own is None:
+        return HttpResponse(_("Send hints=on|off|default or how_to_play_seen=on."), status=400)
+    if own and not ({"form", *switches} & set(request.POST)):
+        return _preferences_saved(request)
     if request.POST.get("form") == "all":
         form = TablePreferencesForm(request.POST, instance=request.user)
         fields = list(form.fields)
     else:
-        fields = [name for name in ("sound", "four_colour_deck") if name in request.POST]
+        fields = [name for name in switches if name in request.POST]
+        if any(request.POST[name] not in ("on", "off") for name in fields):
+            fields = []
         data = {name: request.POST[name] == "on" for name in fields}
-        form = TablePreferencesForm({**{n: getattr(request.user, n) for n in
-                                        ("sound", "four_colour_deck")}, **data},
+        form = TablePreferencesForm({**{n: getattr(request.user, n) for n in switches}, **data},
                                     instance=request.user)
     if not fields or not form.is_valid():
-        return HttpResponse(_("Send sound=on|off or four_colour_deck=on|off."), status=400)
+        return HttpResponse(_("Send sound, four_colour_deck or turn_alerts, each on or off."),
+                            status=400)
     form.save()
+    return _preferences_saved(request)
+
+
+HINTS = {"on": True, "off": False, "default": None, "": None}
+
+
+def _own_preferences(request) -> list[str] | None:
+    """Save the hints setting and "how to play seen" if the form sends them: the names
+    saved, or None if a value is not one of theirs."""
+    changes = {}
+    if "hints" in request.POST:
+        if request.POST["hints"] not in HINTS:
+            return None
+        changes["hints"] = HINTS[request.POST["hints"]]
+    if "how_to_play_seen" in request.POST:
+        changes["how_to_play_seen"] = request.POST["how_to_play_seen"] == "on"
+    if changes:
+        User.objects.filter(pk=request.user.pk).update(**changes)
+        for name, value in changes.items():  # so that a form saved after keeps them
+            setattr(request.user, name, value)
+    return list(changes)
+
+
+def _preferences_saved(request):
     if request.htmx:
         return HttpResponse(status=204)
     messages.success(request, _("Your table settings are saved."))
@@ -242,3 +329,40 @@ def preferences(request):
     if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
         return redirect(target)
     return redirect("games:lobby")
+
+
+def holiday_context(user, form=None) -> dict:
+    """The profile's holidays: this year's days used and left, the ones to come, a form."""
+    year = holidays.today().year
+    return {
+        "holiday_form": form or HolidayForm(initial={"start": holidays.today()}),
+        "holiday_days_used": holidays.days_used(user, year),
+        "holiday_days_left": holidays.days_left(user, year),
+        "holiday_days_a_year": HOLIDAY_DAYS_A_YEAR,
+        "holiday_year": year,
+        "holidays": Holiday.objects.filter(user=user, end__gte=holidays.today()),
+    }
+
+
+@login_required
+@require_POST
+def take_holiday(request):
+    """A holiday from post tables, from the profile: bots sit in for the player meanwhile."""
+    from games.actions import Refused, do_take_holiday
+
+    form = HolidayForm(request.POST)
+    if form.is_valid():
+        try:
+            holiday = do_take_holiday(request.user, form.cleaned_data["start"],
+                                      form.cleaned_data["days"])
+        except Refused as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, _("Enjoy your holiday: from %(start)s to %(end)s a bot "
+                                        "plays your turns at post tables.") % {
+                "start": date_format(holiday.start), "end": date_format(holiday.end)})
+            return redirect("accounts:profile")
+    account = User.objects.get(pk=request.user.pk)
+    return render(request, "accounts/profile.html", {
+        "form": EmailChangeForm(instance=account), "account": account,
+        **holiday_context(request.user, form)}, status=400)

@@ -6,14 +6,14 @@
     .venv/bin/python -m benchmarks.load --tables 200 --rate 50 --only app --py-spy  # profile
     .venv/bin/python -m benchmarks.load --tables 200 --find-max --overload  # 2x the clean max
 
-Starts the real stack (``benchmarks.stack``): a fresh PostgreSQL database, a
+Starts the real stack (``tests.support.stack``): a fresh PostgreSQL database, a
 Redis of its own for channels-redis, two daphne processes on two ports. Creates
 ``--tables`` started tables of four users and connects every user's websocket
 with their session cookie, half of each table to one process and half to the
 other (so every move crosses processes through Redis), from ``--workers`` load
 processes, each an asyncio loop holding whole tables.
 
-Each client reads only the HTML it is sent (``benchmarks.wsplayer``) and plays a
+Each client reads only the HTML it is sent (``tests.support.wsplayer``) and plays a
 legal move when it is its turn. Every table makes at most one move per
 ``tables / rate`` seconds (phases spread at random), so the room offers
 ``--rate`` moves a second while the server keeps up; a table waits for the new
@@ -58,8 +58,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from benchmarks import spy
-from benchmarks.wsplayer import Board, Page, choose
 from games.regions import is_board
+from tests.support.wsplayer import Board, Page, choose
 
 FIRST_TURN_GRACE = 900  # seconds: connecting thousands of clients takes a while
 LOST_AFTER = 5.0  # seconds without every seat seeing a move: it is lost
@@ -534,8 +534,8 @@ def _redis_server(log_dir: Path) -> tuple[subprocess.Popen, str]:
 
 
 def _load_stack_class():
-    from benchmarks.stack import Stack
     from tests.servers import Daphne
+    from tests.support.stack import Stack
 
     class LoadStack(Stack):
         """The stack, serving the site or the baseline; the baseline needs no database."""
@@ -764,7 +764,8 @@ class Room:
         self.mode = mode
         self.args = args
         self.baseline = mode == "baseline"
-        self.log_dir = Path(f"/tmp/stopbus-load-{mode}")  # noqa: S108
+        # one directory per database: runs of other checkouts on the machine keep theirs
+        self.log_dir = Path(f"/tmp/stopbus-load-{args.database}-{mode}")  # noqa: S108
 
     def __enter__(self) -> Room:
         self.redis = self.stack = None

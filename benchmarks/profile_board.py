@@ -1,38 +1,40 @@
 """Where a move's server time goes, in one process, without the network.
 
-    .venv/bin/python -m benchmarks.profile_board [--moves 400] [--profile]
+    .venv/bin/python -m benchmarks.profile_board [--moves 400] [--tables 10] [--profile]
 
-On a fresh PostgreSQL database (``stopbus_profile``) it plays greedy moves at a
-few tables the way ``TableConsumer`` does (``actions.do_play`` for the page's
-user) and, after each, brings every seat's page up to date the way
-each consumer does (``render.table_data`` once per change and process, then
-``render.board`` -- once per distinct view -- and ``render.frame`` per viewer).
-Prints milliseconds and queries per move, per table read and per viewer's
-update, and the bytes each viewer is sent per move, by region; ``--profile`` adds
-cProfile's top functions, ``--dump-frames FILE`` writes what one page is sent.
+On a fresh PostgreSQL database (``stopbus_profile``, with the cache on Redis as the
+servers have it) it plays greedy moves at a few tables of four the way
+``TableConsumer`` does (``actions.do_play`` for the page's user), every seat with a
+page open (its presence noted as a page does), and splits each move's CPU time
+(``time.process_time``) into:
+
+* the move's own transaction (``do_play`` up to its commit);
+* the pass that publishes it (``games.actions.publish``: the table read once, the
+  public regions and the seats' own regions rendered, frames made, the cache kept);
+  within it the table read and the rendering;
+* handing the frames to the channel layer is not counted here: it needs the servers'
+  event loop, and is measured there (``benchmarks.load --py-spy``).
+
+Prints milliseconds and queries per move and per pass, what was rendered per move, and
+the bytes each audience is sent; ``--profile`` adds cProfile's top functions (CPU
+time).
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
 import cProfile
-import json
 import pstats
 import time
-import uuid
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--moves", type=int, default=400)
     parser.add_argument("--tables", type=int, default=10)
-    parser.add_argument("--profile", choices=("all", "play", "read", "render"),
-                        help="cProfile everything, or one step")
-    parser.add_argument("--no-query-log", action="store_true",
-                        help="do not count queries (counting costs CPU too)")
+    parser.add_argument("--profile", action="store_true", help="cProfile the moves (CPU time)")
     parser.add_argument("--database", default="stopbus_profile")
-    parser.add_argument("--dump-frames", metavar="FILE",
-                        help="write every frame one page (seat 1 of the first table) is sent")
     args = parser.parse_args(argv)
 
     from benchmarks.load import _load_stack_class
@@ -47,131 +49,124 @@ def main(argv=None) -> None:
     from django.db import connection, reset_queries
 
     from benchmarks.load import make_started_tables
-    from games import actions, render
+    from games import actions, presence, render
+    from games.actions import base, publish
     from games.engine import GreedyBot, seat_view
-    from games.frames import parse
     from games.models import Game
 
-    # telling the group needs a running event loop here, which the servers have and
-    # this process does not: what it costs in a server is measured there, not here
-    actions.base.group_send = lambda group, message: None
     tables = make_started_tables(args.tables)
     users = {u.pk: u for u in get_user_model().objects.all()}
     seats_of = {}
     for table_id, _ in tables:
         game = Game.objects.get(table_id=table_id)
         seats_of[table_id] = [users[p.user_id] for p in game.players.order_by("seat")]
+        for i, user in enumerate(seats_of[table_id]):
+            presence.note_page(table_id, f"page-{table_id}-{i}", user.pk, "en")
 
-    connection.force_debug_cursor = not args.no_query_log
-    timings = {"play": [], "read": [], "render": []}
-    queries = {"play": 0, "read": 0, "render": 0}
-    cpu = {"play": 0.0, "read": 0.0, "render": 0.0}
+    cpu = collections.Counter()
+    queries = collections.Counter()
+    sent = []  # bytes of each frame (public or a seat's)
+    passes = [0]
 
-    def measure(name, fn):
-        reset_queries()
-        started, cpu_started = time.perf_counter(), time.process_time()
-        if profiler and args.profile == name:
-            profiler.enable()
-        result = fn()
-        if profiler and args.profile == name:
-            profiler.disable()
-        timings[name].append(time.perf_counter() - started)
-        cpu[name] += time.process_time() - cpu_started
-        queries[name] += len(connection.queries)
-        return result
+    def timed(counter, name, fn):
+        def wrapper(*a, **k):
+            started = time.process_time()
+            try:
+                return fn(*a, **k)
+            finally:
+                counter[name] += time.process_time() - started
+        return wrapper
 
-    def one_move(table_id):
+    def sent_frames(messages):
+        sent.extend(len(m["text"].encode()) for _, m in messages if m.get("type") == "table.frame"
+                    and m.get("text"))
+        return True
+
+    base.group_send_many = sent_frames
+    real_pass = publish.run_pass
+
+    def run_pass(table_id):
+        passes[0] += 1
+        before = len(connection.queries)
+        started = time.process_time()
+        try:
+            real_pass(table_id)
+        finally:
+            cpu["pass"] += time.process_time() - started
+            queries["pass"] += len(connection.queries) - before
+
+    publish.run_pass = run_pass
+    render.table_data = timed(cpu, "read", render.table_data)
+    render.own_regions = timed(cpu, "render", render.own_regions)
+    render.board = timed(cpu, "render", render.board)
+
+    def one_move(table_id) -> bool:
         game = Game.objects.filter(table_id=table_id).order_by("-number").first()
         state = actions.state_of(game)
         if game.status != Game.Status.PLAYING:
             actions.do_play_again(game.table, seats_of[table_id][0])
-            return
+            return False
         if state.phase != "play":
             actions.do_play(game.pk, None, {"kind": "next_hand"}, game.version, by="table")
-            return
+            return False
         user = seats_of[table_id][state.turn]
         action = GreedyBot(state.rules).choose(seat_view(state, state.turn)).to_dict()
         action.pop("seat", None)
-        frame = parse(json.dumps({**action, "version": game.version}))
+        reset_queries()
+        started = time.process_time()
+        actions.do_play(game.pk, None, action, game.version, player=user)
+        cpu["move"] += time.process_time() - started
+        queries["move"] += len(connection.queries)
+        return True
 
-        def play():  # what TableConsumer._act does for a move
-            actions.do_play(game.pk, None, frame.action, frame.version, player=user)
-
-        measure("play", play)
-        # two server processes, each with two of the table's four pages
-        for pages in (seats_of[table_id][:2], seats_of[table_id][2:]):
-            stamp = uuid.uuid4().hex
-            measure("read", lambda s=stamp: render.table_data(table_id, s))
-            for viewer in pages:
-                def update(viewer=viewer, s=stamp):
-                    board = render.board(render.table_data(table_id, s), viewer)
-                    message = render.frame(shown.get((table_id, viewer.pk)), board)
-                    shown[(table_id, viewer.pk)] = board
-                    sizes.append(len(message.encode()))
-                    if viewer.pk == watched:
-                        dumped.append(f"\n=== move {len(timings['play'])} {len(message)} B\n"
-                                      f"{message}\n")
-                    body = message[len(PART):] if message.startswith(PART) else ""
-                    for element in elements(body):
-                        name = element_id(element) or "log"  # the log's new rows: an <ol>
-                        kind = name.split("-")[0]  # spot-2 -> spot
-                        by_region.setdefault(kind, []).append(len(element.encode()))
-                    return message
-                measure("render", update)
-
-    from games.regions import PART, element_id, elements
-
-    sizes, by_region, dumped = [], {}, []
-    watched = seats_of[tables[0][0]][1].pk  # --dump-frames: what this page is sent
-    profiler = None
-    shown = {}  # (table, viewer) -> the board that page shows
-    for table_id, _ in tables:  # every page sent its full board, as on connecting
-        data = render.table_data(table_id)
-        for viewer in seats_of[table_id]:
-            shown[(table_id, viewer.pk)] = render.board(data, viewer)
-    for i in range(20):  # warm caches
+    for i in range(20):  # warm the caches
         one_move(tables[i % len(tables)][0])
-    sizes.clear()
-    by_region.clear()
-    dumped.clear()
-    for k in timings:
-        timings[k].clear()
-        queries[k] = 0
-        cpu[k] = 0.0
-    profiler = cProfile.Profile() if args.profile else None
-    if profiler and args.profile == "all":
+    connection.force_debug_cursor = True
+    cpu.clear()
+    queries.clear()
+    sent.clear()
+    passes[0] = 0
+    publish.RENDERS = []
+    profiler = cProfile.Profile(time.process_time) if args.profile else None
+    if profiler:
         profiler.enable()
+    moves = 0
+    counted_renders = collections.Counter()
     started = time.perf_counter()
     for i in range(args.moves):
-        one_move(tables[i % len(tables)][0])
-    total = time.perf_counter() - started
-    if profiler and args.profile == "all":
+        publish.RENDERS.clear()
+        if one_move(tables[i % len(tables)][0]):
+            moves += 1
+            for audience, what in publish.RENDERS:
+                counted_renders[audience[0], what] += 1
+    wall = time.perf_counter() - started
+    if profiler:
         profiler.disable()
-    moves = len(timings["play"])
-    print(f"{moves} moves in {total:.2f} s: {total / max(moves, 1) * 1000:.2f} ms a move, "
-          "with 2 table reads and 4 page updates")
-    for name, values in timings.items():
-        if values:
-            values = sorted(values)
-            print(f"  {name:7s} {len(values):5d} x  median {values[len(values) // 2] * 1000:6.2f}"
-                  f" ms  mean {sum(values) / len(values) * 1000:6.2f} ms  CPU "
-                  f"{cpu[name] / len(values) * 1000:6.2f} ms  "
-                  f"queries {queries[name] / len(values):.1f} each")
-    if args.dump_frames:
-        with open(args.dump_frames, "w") as out:
-            out.writelines(dumped)
-    if sizes:
-        sizes.sort()
-        print(f"  bytes per viewer per move: median {sizes[len(sizes) // 2]}  mean "
-              f"{sum(sizes) / len(sizes):.0f}  p90 {sizes[len(sizes) * 9 // 10]}")
-        for name, values in sorted(by_region.items(), key=lambda kv: -sum(kv[1])):
-            values.sort()
-            print(f"    {name:12s} sent {len(values):5d} x  median {values[len(values) // 2]:6d} B"
-                  f"  total {sum(values) / max(len(sizes), 1):7.0f} B per viewer-move")
+    moves = max(moves, 1)
+    own = cpu["move"] - cpu["pass"]
+    print(f"{moves} moves (and the deals between hands, not counted) at {args.tables} tables "
+          f"of four, every seat with a page open, in {wall:.1f} s")
+    print(f"  a move, CPU of one process: {cpu['move'] / moves * 1000:.2f} ms  "
+          f"({queries['move'] / moves:.1f} queries)")
+    print(f"    its transaction           {own / moves * 1000:6.2f} ms  "
+          f"({(queries['move'] - queries['pass']) / moves:.1f} queries)")
+    print(f"    the pass publishing it    {cpu['pass'] / moves * 1000:6.2f} ms  "
+          f"({queries['pass'] / moves:.1f} queries; {passes[0] / moves:.2f} passes a move)")
+    print(f"      the table read          {cpu['read'] / moves * 1000:6.2f} ms")
+    print(f"      rendering regions       {cpu['render'] / moves * 1000:6.2f} ms")
+    rest = cpu["pass"] - cpu["read"] - cpu["render"]
+    print(f"      the rest (cache, frames) {rest / moves * 1000:5.2f} ms")
+    print("  rendered a move: " + ", ".join(
+        f"{who} {what} {n / moves:.2f}" for (who, what), n in sorted(counted_renders.items())))
+    if sent:
+        sent.sort()
+        print(f"  frames a move {len(sent) / moves:.2f}, bytes a frame: median "
+              f"{sent[len(sent) // 2]}, mean {sum(sent) / len(sent):.0f}, "
+              f"p90 {sent[len(sent) * 9 // 10]}")
     if profiler:
         stats = pstats.Stats(profiler)
-        stats.sort_stats("cumulative").print_stats(45)
-        stats.sort_stats("tottime").print_stats(30)
+        stats.sort_stats("cumulative").print_stats(40)
+        stats.sort_stats("tottime").print_stats(25)
 
 
 if __name__ == "__main__":

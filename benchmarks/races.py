@@ -381,7 +381,7 @@ def main(argv=None) -> int:
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/14")
     args = parser.parse_args(argv)
 
-    from benchmarks.stack import Stack, wipe_redis
+    from tests.support.stack import Stack, wipe_redis
 
     wipe_redis(args.redis)
 

@@ -11,7 +11,7 @@ def may_watch(table_id: int, user, invites: list[str]) -> bool | None:
     Players (and the game's past players) always may. Anyone else is a spectator:
     only while the table allows spectators -- public or private alike -- or before its
     game starts, when they may still sit down. A private table is open only to people
-    who came with its invite link.
+    who came with its invite link, or whom the host invited by name.
     """
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
@@ -22,6 +22,7 @@ def may_watch(table_id: int, user, invites: list[str]) -> bool | None:
         return True
     if table.games.filter(players__user=user).exists():
         return True
-    if table.private and table.invite_code not in invites:
+    if (table.private and table.invite_code not in invites
+            and not table.invitations.filter(user=user).exists()):
         return False
     return table.allow_spectators or table.status == Table.Status.WAITING

@@ -46,7 +46,7 @@ from django.utils.translation import (
 from .engine import RulesError
 from .kinds import DEFAULT_KIND, KINDS, EngineMissing, UnknownKind, kind_for, kind_named
 from .lab import DEFAULT_TIME_BUDGET, LabError, bot_lineup, default_players, run_lab
-from .models import Action, Game, GamePlayer, Job, Seat, Table, Variant
+from .models import Action, Game, GamePlayer, Invitation, Job, Seat, Table, Variant
 from .refusals import rules_problems, rules_problems_text
 from .rules_text import variant_name
 from .templatetags.i18n_cards import rules_summary
@@ -233,7 +233,7 @@ class SimulateForm(forms.Form):
 # The fields every kind's variant has, around its house rules.
 HEAD_FIELDS = ("name", "slug", "description", "game_played", "active",
                "rules_in_plain_english")
-TABLE_FIELDS = ("min_players", "max_players", "turn_seconds", "rated", "display_order")
+TABLE_FIELDS = ("min_players", "max_players", "turn_seconds", "pace", "rated", "display_order")
 
 
 def kind_fieldsets(kind, adding: bool = False) -> tuple:
@@ -448,6 +448,7 @@ class VariantAdmin(admin.ModelAdmin):
             "opts": self.model._meta,
             "original": variant,
             "form": form,
+            "rules": rules,  # in force, said in words (a Brag house rule such as "no ante")
             "problem": problem,
             "result": result,
             "time_budget": DEFAULT_TIME_BUDGET,
@@ -481,6 +482,19 @@ class VariantAdmin(admin.ModelAdmin):
 
 
 # -- the room, read-mostly -------------------------------------------------------------------
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """A model only ``games.actions`` writes: admins read it, never add, change or delete."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -534,7 +548,7 @@ class ActionInline(ReadOnlyInline):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(ReadOnlyAdmin):  # the log is the truth: replays, stats and audits come from it
     list_display = ("table", "number", "variant", "status", "version", "started_at",
                     "finished_at")
     list_filter = ("status", "rated", "variant")
@@ -568,15 +582,6 @@ class GameAdmin(admin.ModelAdmin):
         if game.status == Game.Status.PLAYING:
             return _("Hidden until the game ends.")
         return format_html("<pre>{}</pre>", json.dumps(game.state, indent=1))
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False  # the log is the truth: replays, stats and audits come from it
 
 
 class DoneFilter(admin.SimpleListFilter):
@@ -638,8 +643,20 @@ def job_outcome(result: str):
     return result
 
 
+@admin.register(Invitation)
+class InvitationAdmin(ReadOnlyAdmin):
+    """Who was invited to which table by name (``games.actions.do_invite``): to read; an
+    invitation is made by a table's host and lets the player open a private table."""
+
+    list_display = ("table", "user", "invited_by", "created_at")
+    list_select_related = ("table", "user", "invited_by")
+    search_fields = ("table__name", "user__username", "invited_by__username")
+    date_hierarchy = "created_at"
+    fields = readonly_fields = ("table", "user", "invited_by", "created_at")
+
+
 @admin.register(Job)
-class JobAdmin(admin.ModelAdmin):
+class JobAdmin(ReadOnlyAdmin):
     list_display = ("kind", "table", "game", "version", "seat", "due_at", "claimed_by",
                     "done_at", "outcome")
     list_filter = ("kind", DoneFilter)
@@ -652,12 +669,3 @@ class JobAdmin(admin.ModelAdmin):
     @admin.display(description=Job._meta.get_field("result").verbose_name, ordering="result")
     def outcome(self, job):
         return job_outcome(job.result)
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

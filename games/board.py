@@ -22,9 +22,11 @@ from .actions import bot_name_for, state_of
 from .engine import Event, GameState, HouseRules, view_for
 from .engine.game import OVER, SHOWDOWN
 from .event_text import event_text, hand_words
+from .hints import board_hints
 from .kinds import kind_for
 from .memo import Once
 from .models import ChatMessage, Game, GamePlayer, Seat, Table
+from .pace import time_left_words
 
 EVENTS_SHOWN = 40
 CHAT_SHOWN = 50
@@ -207,6 +209,7 @@ def board_for(data: TableData, user) -> dict:
                         "can_start": len(data.seats) >= rules.min_players})
         return context
     context.update(kind_for(data.game).hook("board_builder")(data, user))
+    context["hints"] = board_hints(data, user, context)
     return context
 
 
@@ -365,6 +368,9 @@ def _game_context(data: TableData, view: dict, me: int | None, rules: HouseRules
         "stopper_name": names.get(view["stopper"]) if view["stopper"] is not None else None,
         "final_left_names": [names[s] for s in view["final_left"]],
         "seconds_left": seconds_left,
+        # a post turn's hours and days, in words (its seconds would read "86398 s")
+        "post_time_left": (time_left_words(seconds_left)
+                           if seconds_left is not None and data.table.is_post else ""),
         "deadline_iso": data.deadline.isoformat(timespec="seconds") if data.deadline else None,
         "showdown": _showdown(view, names, rules.ranking),
         "in_showdown": state.phase == SHOWDOWN,

@@ -17,6 +17,7 @@ from .engine.brag import BragRules, view_for
 from .engine.brag.game import BETTING, OVER, SHOWDOWN
 from .event_text import brag_event_text, hand_words
 from .models import Game
+from .pace import time_left_words
 
 
 def _badge(entry: dict, betting: bool) -> tuple[str, str]:
@@ -100,6 +101,7 @@ def _settlement(view: dict, names: dict) -> dict | None:
                 if net],
         "out": [names[i] for i in settled["out"]],
         "prial_shuffle": settled["prial_shuffle"],
+        "void": settled.get("void", False),  # no ante, and nobody bet (stored before: no key)
     }
 
 
@@ -138,6 +140,9 @@ def brag_board(data, user) -> dict:
         "turn_name": names.get(view["turn"]) if view["turn"] is not None else None,
         "dealer_name": names.get(view["dealer"]),
         "seconds_left": seconds_left,
+        # a post turn's hours and days, in words (its seconds would read "86398 s")
+        "post_time_left": (time_left_words(seconds_left)
+                           if seconds_left is not None and data.table.is_post else ""),
         "deadline_iso": data.deadline.isoformat(timespec="seconds") if data.deadline else None,
         "settlement": _settlement(view, names),
         "in_showdown": state.phase == SHOWDOWN,

@@ -19,7 +19,10 @@ import threading
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.core.cache import cache
 from django.db import close_old_connections
+
+from notify import loop as notify_loop
 
 from . import ratelimit
 from .actions import (
@@ -63,8 +66,11 @@ def _tick() -> tuple[int, float]:
 
 
 def _batch() -> int:
-    # fewer jobs a tick while people's moves wait: each tick's jobs hold the database
-    return 5 if ratelimit.busy() else 20
+    # A tick's jobs run one after another (a deadline's moves take tens of milliseconds),
+    # and a job due meanwhile waits for the next tick: a few jobs a tick keep a last call
+    # or a deadline that falls due in the middle of a busy spell within a fraction of a
+    # second; fewer while people's moves wait (each tick's jobs hold the database).
+    return 1 if ratelimit.busy() else 3
 
 
 def _poll_seconds() -> float:
@@ -87,6 +93,44 @@ async def run_forever() -> None:
             await asyncio.sleep(wait)
 
 
+def _sweep_every() -> float:
+    return float(getattr(settings, "STOPBUS_GUEST_SWEEP", 3600))
+
+
+def sweep_guests() -> int:
+    """Remove the guests idle for STOPBUS_GUEST_DAYS (``do_forget_guests``), at most once
+    per STOPBUS_GUEST_SWEEP seconds across every process (the first to add the cache's
+    key sweeps; the others find it there). How many went."""
+    from .actions.guests import do_forget_guests
+
+    if not cache.add("clock:guest-sweep", WORKER_ID, timeout=max(1, int(_sweep_every()))):
+        return 0
+    return do_forget_guests()
+
+
+def _sweep_in_thread() -> int:
+    close_old_connections()
+    try:
+        return sweep_guests()
+    finally:
+        close_old_connections()
+
+
+async def sweep_guests_forever() -> None:
+    sweep = sync_to_async(_sweep_in_thread, thread_sensitive=False)
+    await asyncio.sleep(min(60.0, _sweep_every()))  # not in the rush of a server's start
+    while True:
+        try:
+            gone = await sweep()
+            if gone:
+                log.info("removed %d idle guests", gone)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the guest sweep failed; trying again later")
+        await asyncio.sleep(_sweep_every())
+
+
 _started_loops: set[int] = set()
 _start_lock = threading.Lock()
 
@@ -102,6 +146,10 @@ def ensure_running() -> None:
         _started_loops.add(id(loop))
     task = loop.create_task(run_forever(), name="stopbus-clock")
     task.add_done_callback(lambda t: _started_loops.discard(id(loop)))
+    # beside it, the notifications' pushes and emails (sent apart: never holding up a move)
+    loop.create_task(notify_loop.run_forever(), name="stopbus-notify")
+    # and, once an hour across all processes, the guests long idle are removed
+    loop.create_task(sweep_guests_forever(), name="stopbus-guest-sweep")
     log.info("clock started in %s", WORKER_ID)
 
 

@@ -1,10 +1,13 @@
 """Websocket consumers, thin: check who is asking, parse the frame (``games.frames``),
-call one action (``games.actions``) and send what ``games.render`` hands back.
+call one action (``games.actions``) and forward what the actions rendered.
 
-A table's channel group only ever carries "something changed" (with the new
-version and a stamp); each page then sends its own viewer the regions of that
-viewer's board that changed. A rendered board is never sent to a group, because
-it would show one player's hand to everybody.
+A change is rendered once, by the action that made it (``games.actions.publish``):
+the public board once per language, a seated player's own regions only when their
+part changed. A table page listens on one audience group -- the public frames of its
+language, or its own user's at that table -- and on the table's group (who may hear
+the table, chat). On a change it checks the frame follows the board it shows and sends
+the text it was handed: no query, no render. A page that missed a frame asks for its
+whole board (one read, one render, for that page only).
 
 Everything a socket sends (boards, notices, refusals) speaks its reader's
 language, as their pages do: each message a socket handles is handled with that
@@ -26,6 +29,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.core.cache import cache
 from django.db.models import Subquery
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
@@ -35,12 +39,15 @@ from django.utils.translation import gettext_lazy
 
 from accounts.language import socket_language
 
-from . import actions, ratelimit, render
+from . import actions, presence, ratelimit, render
 from .access import may_watch
+from .actions import publish
 from .board import recent_chat
 from .frames import BadFrame, parse
 from .kinds import kind_for
-from .models import ChatMessage, Game, Table, Variant
+from .models import Game, Table, Variant
+from .regions import FULL
+from .turns import render_turns
 
 try:  # what daphne raises when a frame is sent on a socket that has just closed
     from autobahn.exception import Disconnected as SocketGone
@@ -58,6 +65,9 @@ CLOSE_TOO_MANY = 4429
 BUSY = gettext_lazy("The table is busy, try again in a moment; your move was not played.")
 TOO_MANY_RELOADS = gettext_lazy("Too many reloads; wait a minute.")
 SIGNED_OUT = gettext_lazy("You were signed out; sign in again to go on.")
+CLOSED_TO_SPECTATORS = gettext_lazy("The players have closed this table to spectators.")
+GAME_STARTED_CLOSED = gettext_lazy("The game has started and this table is not open to "
+                                   "spectators.")
 CLOSE_REASON_BYTES = 123  # what a websocket close frame may carry
 # frames a page may have waiting to be handled: past that it is sending faster than its
 # moves can be played, and is told so (its rate limit lets a burst of 16 through)
@@ -170,6 +180,10 @@ class Socket(AsyncWebsocketConsumer):
             ratelimit.socket_closed(self.holder, self.channel_name)
             self.holder = None
 
+    # does this socket's page show the list of post tables (the lobby, /turns), or only
+    # the navigation's count (a table's page: a swap aimed at no list is an htmx error)?
+    shows_turn_list = True
+
     async def follow_user(self) -> None:
         if getattr(self.user, "is_authenticated", False):
             await self.channel_layer.group_add(actions.user_group(self.user.pk),
@@ -180,10 +194,23 @@ class Socket(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(actions.user_group(self.user.pk),
                                                    self.channel_name)
 
+    async def turns_changed(self, event):
+        """The player's list of post tables changed (``games.actions.post``): the count in
+        the navigation, and the list where the page shows it."""
+        in_lobby = b"page=turns" not in (self.scope.get("query_string") or b"")
+        html = await db(render_turns)(self.user, in_lobby, self.shows_turn_list)
+        await self.send(text_data=html)
+
     async def session_ended(self, event):
         """The user logged out, changed their password or was deactivated."""
         await self.send(text_data=notice(str(SIGNED_OUT)))
         await self.close(code=CLOSE_UNAUTHENTICATED)
+
+    async def notify_changed(self, event):
+        """The player's notifications changed: the bell in the page's header shows the count."""
+        await self.send(text_data=render_to_string("notify/_bell_count.html",
+                                                   {"unread": int(event.get("unread") or 0),
+                                                    "oob": True}))
 
     async def send(self, text_data=None, bytes_data=None, close=False):
         """Send, unless the page has gone meanwhile (its disconnect is on its way)."""
@@ -195,27 +222,37 @@ class Socket(AsyncWebsocketConsumer):
 
 
 class TableConsumer(Socket):
+    """One table page. On a change it forwards the fragments the action rendered for its
+    audience (``games.actions.publish``): no query, no render. Its own database work --
+    arriving, a move, a board when it fell behind, the presence row once a minute --
+    goes through :meth:`db_work`, one small bounded path."""
+
+    shows_turn_list = False
+
     async def connect(self):
         self.user = self.scope.get("user")
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
-        self.sent: render.Board | None = None  # the board this page shows
-        # one update of this page at a time (each is compared with ``self.sent``); a change
-        # told of while one is under way waits, and a newer one takes its place
-        self.showing = asyncio.Lock()
-        self.waiting: tuple | None = None  # (stamp,) of the newest change not yet shown
-        self.catching_up: asyncio.Task | None = None
+        self.rev: str | None = None  # the revision of the board this page shows
+        self.game_id: int | None = None  # its game
+        self.audience: str | None = None  # the group its frames come on
+        self.private = False  # does it show a board of its own (its user sits here)?
+        self.waited = False  # was it opened while the table waited for its game?
+        self.closed = False  # told to go: it hears nothing more
+        self.fetching: asyncio.Task | None = None  # a whole board on its way
+        self.held: list = []  # frames heard while it comes
         self.inbox: deque = deque()  # frames from the page still to handle, oldest first
         self.working: asyncio.Task | None = None  # handling them
         self.counted_at = time.monotonic()  # when ratelimit last heard this socket is open
-        self.written: float | None = None  # when this page's presence was last written
+        self.noted = time.monotonic()  # when this page's presence was last written
+        self.visible = True
         self.bucket = ratelimit.Bucket(_setting("STOPBUS_WS_RATE", 8.0),
                                        _setting("STOPBUS_WS_BURST", 16))
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         session = self.scope.get("session") or {}
-        allowed = await db(may_watch)(
-            self.table_id, self.user, list(session.get("invites", [])))
+        allowed = await self.db_work(may_watch, self.table_id, self.user,
+                                     list(session.get("invites", [])))
         if allowed is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -230,41 +267,62 @@ class TableConsumer(Socket):
                                _setting("STOPBUS_SOCKETS_PER_USER", 12)):
             return
         # the frames this page may send are those of the table's game kind
-        self.schema = await database_sync_to_async(self._schema)()
-        self.group = f"table-{self.table_id}"
+        self.schema = await self.db_work(self._schema)
+        self.group = publish.table_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.follow_user()
         await self.accept()
-        async with self.showing:
-            await self.send(text_data=await db(self._arrive)())
+        self.fetching = asyncio.current_task()
+        try:
+            # listening before the board is read: a change published meanwhile is heard
+            # (and held), not missed until a ping
+            await self._listen_to_both()
+            html, board = await self.db_work(self._arrive)
+            await self._shows(board)
+            await self.send(text_data=html)
+        finally:
+            self.fetching = None
+        await self._replay()
 
     def _schema(self):
         variant = Variant.objects.filter(tables__pk=self.table_id).only("game").first()
         return kind_for(variant).hook("frame_schema")
 
-    def _arrive(self) -> str:
+    def _arrive(self):
+        # noted first: the change announced on arriving keeps this page's regions
+        presence.note_page(self.table_id, self.channel_name, self.user.pk, self.language,
+                           self.visible)
+        self.noted = time.monotonic()
         actions.do_arrive(self.table_id, self.user, self.channel_name)
-        self.written = time.monotonic()
         # chat lines sent while this page was away (or lost in a reconnect) come back too
         chat = render_to_string("games/_chat_list.html",
                                 {"chat": recent_chat(Table(pk=self.table_id))})
-        return self._update(None, full=True) + chat
+        board = self._board()
+        return board[0] + chat, board
 
     async def disconnect(self, code):
         await self.release()
-        if getattr(self, "catching_up", None) is not None:
-            self.catching_up.cancel()
+        if getattr(self, "fetching", None) is not None and self.fetching is not (
+                asyncio.current_task()):
+            self.fetching.cancel()
         group = getattr(self, "group", None)
         if group:
             await self.channel_layer.group_discard(group, self.channel_name)
+            await self._leave_audiences()
             await self.unfollow_user()
-            await db(actions.do_depart)(self.table_id, self.channel_name)
+            presence.forget_page(self.table_id, self.channel_name, self.user.pk)
+            await self.db_work(actions.do_depart, self.table_id, self.channel_name)
 
     def _may_ask_for_a_board(self) -> bool:
         """Full boards (connecting, "sync") cost the most: a few a second per user,
         across all their sockets."""
         return ratelimit.allow(f"boards:{self.user.pk}",
                                _setting("STOPBUS_BOARDS_PER_MINUTE", 120), 60)
+
+    async def db_work(self, fn, *args):
+        """The one way this consumer reaches the database: ``fn`` in a database thread,
+        at most DB_THREADS at once per process (``db``)."""
+        return await db(fn)(*args)
 
     # -- from the page ---------------------------------------------------------------------------
 
@@ -295,25 +353,20 @@ class TableConsumer(Socket):
     async def _handle(self, frame) -> None:
         try:
             if frame.kind == "ping":
-                if await db(self._ping)():
-                    # changes that never reached this page: its group membership may be
-                    # lost (say Redis restarted empty), so it joins again
-                    await self.channel_layer.group_add(self.group, self.channel_name)
-                    await self.follow_user()
-                    await self.show(None)
+                await self._ping(frame.visible)
             elif frame.kind == "sync":
                 if not self._may_ask_for_a_board():
                     raise actions.Refused("boards", str(TOO_MANY_RELOADS))
-                await self.show(None, full=True)
+                await self.fetch()
             else:
                 with ratelimit.pending(self.table_id):
-                    await db(self._act)(frame)
+                    await self.db_work(self._act, frame)
         except ratelimit.Busy:
             await self.send(text_data=notice(str(BUSY)))
         except actions.Refused as exc:
             await self.send(text_data=notice(exc.message))
             if exc.code == "stale":
-                await self.show(None, full=True)
+                await self.fetch()
             elif exc.code == "signed_out":
                 await self.close(code=CLOSE_UNAUTHENTICATED)
         except Exception:
@@ -342,96 +395,187 @@ class TableConsumer(Socket):
     def _game(self):
         # the game of the board this page shows: a move is made on it (``do_play``
         # refuses it if that game or version is no longer current)
-        if self.sent is not None and self.sent.game_id is not None:
-            return Game(pk=self.sent.game_id, table_id=self.table_id)
+        if self.game_id is not None:
+            return Game(pk=self.game_id, table_id=self.table_id)
         game = actions.current_game(self.table_id)
         if game is None:
             raise actions.Refused("no_game", _("The game has not started yet."))
         return game
 
-    def _ping(self) -> bool:
-        """Every ~25 s from the page: still here. Has the table changed since the board
-        this page was last sent? (One small query; an update already on its way makes it
-        say yes too, and then brings nothing more.)"""
-        self.written = actions.do_ping(self.channel_name, self.table_id, self.written)
+    async def _ping(self, visible: bool | None) -> None:
+        """Every ~25 s from the page, and when it is shown or hidden: still here. No
+        query unless this page's presence row is a minute old. The page's revision is
+        compared with the table's in the cache (Redis): a page that missed changes (its
+        group membership lost, say Redis restarted empty) joins its groups again and is
+        sent its board."""
         now = time.monotonic()
+        # the in-band check against Redis: if it forgot this page's record, it forgot its
+        # group memberships too (say it restarted empty): the page joins again
+        forgotten = not presence.is_noted(self.table_id, self.channel_name, self.user.pk)
+        if forgotten or (visible is not None and visible != self.visible):
+            self.visible = self.visible if visible is None else visible
+            presence.note_page(self.table_id, self.channel_name, self.user.pk,
+                               self.language, self.visible)
+        if now - self.noted >= actions.presence.PING_REFRESH.total_seconds():
+            self.noted = now
+            presence.note_page(self.table_id, self.channel_name, self.user.pk,
+                               self.language, self.visible)
+            await self.db_work(actions.do_ping, self.channel_name, self.table_id)
         if self.holder is not None and now - self.counted_at > ratelimit.SOCKET_STALE / 3:
             ratelimit.socket_seen(self.holder, self.channel_name)  # still open: still counted
             self.counted_at = now
-        sent = self.sent
-        return sent is None or sent.revision[1:6] != _fingerprint(self.table_id)
+        # a revision published a moment ago may have its frame on the way still
+        current, published, wanted = publish.current_rev(self.table_id)
+        if publish.left_over(published, wanted) and self.fetching is None:
+            # a change nobody published (its process died in the pass): published now,
+            # for every page of the table
+            await self.db_work(publish.publish_left_over, self.table_id)
+        if self.fetching is None and (forgotten or (
+                current != self.rev and time.time() - published > publish.IN_FLIGHT)):
+            await self.channel_layer.group_add(self.group, self.channel_name)
+            await self.follow_user()
+            if self.audience:
+                await self.channel_layer.group_add(self.audience, self.channel_name)
+            await self.fetch()
 
-    # -- from the group --------------------------------------------------------------------------
+    # -- a whole board, for this page only ---------------------------------------------------
 
-    async def table_changed(self, event):
-        """A change to show. The page is brought up to date in the background, one update
-        at a time: changes told of meanwhile are not each rendered in turn -- the newest
-        replaces the one waiting -- so a page that falls behind a busy table skips to its
-        newest view, and the work per page stays bounded however fast the table moves."""
-        self.waiting = (event.get("stamp"), event.get("at"))
-        if self.catching_up is None or self.catching_up.done():
-            # counted until this page is up to date, or gone (how far behind: ratelimit)
-            ratelimit.updating(1)
-            self.catching_up = asyncio.create_task(self._catch_up())
-            self.catching_up.add_done_callback(lambda _: ratelimit.updating(-1))
+    def _board(self) -> tuple[str, str, bool, int | None, str]:
+        """(the whole board as sent, its revision, is it the user's own, its game, the
+        table's status): one read, one render."""
+        data = render.table_data(self.table_id)
+        own = publish.is_private(data, self.user.pk)
+        board = render.board(data, self.user if own else None, self.language)
+        rev = render.rev_of(data)
+        cache.add(publish.rev_key(self.table_id), (rev, 0.0), publish.STATE_TTL)
+        return board.full, rev, own, board.game_id, data.table.status
 
-    async def _catch_up(self) -> None:
-        while self.waiting is not None:
-            (stamp, committed), self.waiting = self.waiting, None
-            try:
-                await self.show(stamp)
-            except Exception:
-                log.exception("updating a page of %s at table %s failed", self.user,
-                              self.table_id)
-            if isinstance(committed, int | float):
-                ratelimit.late(time.time() - committed)
+    def _audiences(self) -> tuple[str, str]:
+        """The two groups this page's frames may come on: the public one of its language,
+        and its own user's (while they sit at the table)."""
+        return (publish.audience_group(self.table_id, None, self.language),
+                publish.audience_group(self.table_id, self.user.pk, self.language))
 
-    async def show(self, stamp: str | None, full: bool = False) -> None:
-        """Bring this page up to date (after change ``stamp``, or as committed now)."""
-        async with self.showing:
-            await self.send_text(await db(self._update)(stamp, full))
+    async def _listen_to_both(self) -> None:
+        """Before a board is read: whichever audience it shows, the frames of a change
+        published while it is read and sent reach this page (held until the board is
+        sent; those of the other audience are dropped by their label)."""
+        for group in self._audiences():
+            await self.channel_layer.group_add(group, self.channel_name)
+
+    async def _leave_audiences(self, keep: str | None = None) -> None:
+        """Stop listening to this page's possible audiences (and the one it had), but
+        ``keep``."""
+        for group in {*self._audiences(), self.audience} - {keep, None}:
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def _shows(self, board) -> None:
+        """This page now shows ``board`` (from :meth:`_board`): its group follows, and it
+        stops listening to the other."""
+        _, self.rev, private, self.game_id, status = board
+        self.waited = self.waited or status == Table.Status.WAITING
+        group = publish.audience_group(self.table_id, self.user.pk if private else None,
+                                       self.language)
+        await self._leave_audiences(keep=group)
+        if group != self.audience:
+            await self.channel_layer.group_add(group, self.channel_name)
+        self.audience, self.private = group, private
+
+    async def fetch(self) -> None:
+        """Send this page its whole board (one read, one render); frames heard meanwhile
+        are held and applied after it if they follow."""
+        if self.fetching is not None and self.fetching is not asyncio.current_task():
+            return
+        self.fetching = asyncio.current_task()
+        ratelimit.updating(1)
+        try:
+            await self._listen_to_both()
+            board = await self.db_work(self._board)
+            await self._shows(board)
+            await self.send(text_data=board[0])
+        finally:
+            self.fetching = None
+            ratelimit.updating(-1)
+        await self._replay()
+
+    async def _replay(self) -> None:
+        """The frames heard while a board came: those that follow it are sent; older ones
+        are dropped. If the newest of them does not end where the page now is, the page
+        missed a change, and asks again."""
+        held, self.held = self.held, []
+        for event in held:
+            if event.get("to") == self.rev:
+                continue  # the board sent shows it already (a change published as it was read)
+            if event.get("from") == self.rev or event.get("text", "").startswith(FULL):
+                await self.table_frame(event)
+        if held and held[-1].get("to") != self.rev:
+            await self.fetch()
+
+    # -- from the groups -------------------------------------------------------------------------
+
+    async def table_frame(self, event):
+        """Fragments the action rendered for this page's audience: sent as they are if they
+        apply to the board this page shows; a page that missed one asks for its board."""
+        if self.closed:
+            return
+        if self.fetching is not None:
+            self.held.append(event)
+            return
+        mine = getattr(self, "audience", None)
+        if mine is not None and event.get("audience", mine) != mine:
+            # heard while the page still listened to its old audience (its user sat down
+            # as the game began, say): another viewer's board, never this page's
+            return
+        text = event.get("text", "")
+        if event.get("to") == self.rev:
+            return  # the page shows it already (its board was read after the change)
+        if event.get("from") == self.rev or text.startswith(FULL):
+            if text:
+                await self.send(text_data=text)
+            self.rev = event["to"]
+            if text.startswith(FULL):
+                self.game_id = event.get("game")
+            at = event.get("at")
+            if isinstance(at, int | float):
+                ratelimit.late(time.time() - at)
+        elif event.get("to") != self.rev:
+            self.held.append(event)  # applied after the board if it follows it
+            self.fetching = asyncio.create_task(self.fetch())
+
+    async def table_roster(self, event):
+        """Who may hear the table now. A page no longer allowed closes, saying why; a page
+        whose user sat down or left their seat moves to its new audience."""
+        me = self.user.pk
+        if me not in event.get("allowed", ()) and not event.get("open"):
+            if self.waited and event.get("playing") and not event.get("spectators"):
+                message = str(GAME_STARTED_CLOSED)
+            else:
+                message = str(CLOSED_TO_SPECTATORS)
+            await self._leave_groups()
+            await self.send(text_data=notice(message))
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        if (me in event.get("private", ())) != self.private:
+            await self.fetch()
+
+    async def _leave_groups(self) -> None:
+        """Hear nothing more of the table (before closing: frames already queued for this
+        socket are dropped, ``table_frame``)."""
+        self.closed = True
+        await self._leave_audiences()
+        self.audience = None
 
     async def watch_revoked(self, event):
-        await self.send(text_data=notice(_("The players have closed this table to "
-                                           "spectators.")))
+        await self._leave_groups()
+        await self.send(text_data=notice(str(CLOSED_TO_SPECTATORS)))
         await self.close(code=CLOSE_FORBIDDEN)
 
     async def chat_message(self, event):
-        await self.send_text(await db(self._chat_html)(event["id"]))
-
-    def _chat_html(self, message_id: int) -> str:
-        message = ChatMessage.objects.select_related("user").filter(pk=message_id).first()
-        if message is None:
-            return ""
-        return render_to_string("games/_chat_append.html", {"message": message})
+        await self.send_text(event.get("html", ""))
 
     async def send_text(self, html: str) -> None:
         if html:
             await self.send(text_data=html)
-
-    def _update(self, stamp: str | None, full: bool = False) -> str:
-        """What this page needs to show the table as committed now (or after ``stamp``):
-        the whole board, the regions that changed, or nothing."""
-        data = render.table_data(self.table_id, stamp)
-        sent = self.sent
-        if (not full and sent is not None and data.game is not None
-                and data.game.pk == sent.game_id and sent.version is not None
-                and data.state.version < sent.version):
-            return ""  # news of a change older than the board shown
-        new = render.board(data, self.user, self.language)
-        out = new.full if full else render.frame(sent, new)
-        self.sent = new
-        return out
-
-
-def _fingerprint(table_id: int) -> tuple:
-    """What a board's revision says of the table and its game, in one query."""
-    row = (Game.objects.filter(table_id=table_id).order_by("-number")
-           .values_list("table__updated_at", "table__status", "pk", "version", "ready")
-           .first())
-    if row is None:
-        return ()
-    return (*row[:4], tuple(row[4] or ()))
 
 
 class LobbyConsumer(Socket):
@@ -444,13 +588,17 @@ class LobbyConsumer(Socket):
             holder, limit = f"addr:{client[0]}", _setting("STOPBUS_LOBBY_SOCKETS_PER_ADDRESS", 8)
         if not await self.hold(holder, limit):
             return
-        await self.channel_layer.group_add(actions.LOBBY_GROUP, self.channel_name)
+        # /turns shows the player's list, not the lobby's tables: it hears only its user
+        self.lobby = b"page=turns" not in (self.scope.get("query_string") or b"")
+        if self.lobby:
+            await self.channel_layer.group_add(actions.LOBBY_GROUP, self.channel_name)
         await self.follow_user()
         await self.accept()
 
     async def disconnect(self, code):
         await self.release()
-        await self.channel_layer.group_discard(actions.LOBBY_GROUP, self.channel_name)
+        if getattr(self, "lobby", False):
+            await self.channel_layer.group_discard(actions.LOBBY_GROUP, self.channel_name)
         await self.unfollow_user()
 
     async def receive(self, text_data=None, bytes_data=None):

@@ -415,7 +415,9 @@ def place_label(place: int) -> str:
 #
 # A Brag event's data carries every fact its words say (games/engine/brag/game.py, "Words"):
 # a deal's ante and pot, the hands a see or a closed pot shows, a look's cards (its
-# private_data), whether a pot was won showing. The sentences below are built from it.
+# private_data), whether a pot was won showing, a closed pot's tie, the last player in a
+# void hand (no ante, nobody bet). The sentences below are built from it; the regular
+# expressions further down are for stored events alone.
 #
 # Events stored before the data carried those facts (games played earlier, kept in the
 # database) lack the keys. For them alone, the readers further down (_BRAG_READERS) take the
@@ -438,6 +440,8 @@ def _brag_hand(hand: Mapping) -> str:
 def _brag_deal(event, data, names, private):
     words = {"hand": data["hand"], "dealer": _name(names, data["dealer"]),
              "ante": _chips_words(data["ante"]), "pot": data["pot"]}
+    if not data["ante"]:
+        return _brag_deal_without_ante(data, words)
     if not data.get("shuffled"):
         return _("Hand %(hand)d: %(dealer)s deals from the unshuffled pack. Everyone antes "
                  "%(ante)s; the pot is %(pot)d.") % words
@@ -448,6 +452,25 @@ def _brag_deal(event, data, names, private):
                  "antes %(ante)s; the pot is %(pot)d.") % words
     return _("Hand %(hand)d: %(dealer)s deals from a freshly shuffled pack (commitment "
              "%(commitment)s…). Everyone antes %(ante)s; the pot is %(pot)d.") % words
+
+
+def _brag_deal_without_ante(data, words):
+    """A deal under the house rule "no ante" (ante 0): the first bet opens the pot."""
+    if not data.get("shuffled"):
+        return _("Hand %(hand)d: %(dealer)s deals from the unshuffled pack. There is no ante: "
+                 "the first bet opens the pot.") % words
+    words["commitment"] = data["commitment"][:12]
+    if data["after_prial"]:
+        return _("Hand %(hand)d: %(dealer)s deals from a freshly shuffled pack (commitment "
+                 "%(commitment)s…), because the last pot was won with a prial. There is no "
+                 "ante: the first bet opens the pot.") % words
+    return _("Hand %(hand)d: %(dealer)s deals from a freshly shuffled pack (commitment "
+             "%(commitment)s…). There is no ante: the first bet opens the pot.") % words
+
+
+def _brag_void_hand(event, data, names, private):
+    return _("Everyone but %(name)s folded before anyone bet: there is no pot, and the hand "
+             "is void") % {"name": _name(names, data["last_in"])}
 
 
 def _brag_look(event, data, names, private):
@@ -526,6 +549,8 @@ def _brag_prial(event, data, names, private):
 
 def _brag_out(event, data, names, private):
     name = _name(names, event["seat"])
+    if data.get("ante", 1) == 0:  # (events stored before carried no ante: there was one)
+        return _("%(name)s has no chips left and is out") % {"name": name}
     if data["chips"] == 0:
         return _("%(name)s has no chips, too few to ante, and is out") % {"name": name}
     return _("%(name)s has only %(chips)s, too few to ante, and is out") % {
@@ -560,6 +585,7 @@ _BRAG_SAYERS = {
     "see": _brag_see,
     "pot": _brag_pot,
     "closed_pot": _brag_closed_pot,
+    "void_hand": _brag_void_hand,
     "prial": _brag_prial,
     "out": _brag_out,
     "game_over": _brag_game_over,

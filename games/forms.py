@@ -6,6 +6,7 @@ from accounts.names import has_bidi_control
 from .engine import RulesError
 from .kinds import KINDS, EngineMissing
 from .models import Variant
+from .pace import PACE_CHOICES
 from .refusals import rules_problems_text
 from .rules_text import variant_name
 
@@ -31,6 +32,11 @@ class TableForm(forms.Form):
                                                       "cards)."))
     spectator_chat = forms.BooleanField(required=False, initial=True,
                                         label=_("Spectators may chat"))
+    pace = forms.ChoiceField(
+        label=_("Pace"), required=False,
+        choices=[("", _("The variant's pace")), *PACE_CHOICES],
+        help_text=_("Live: everyone plays now. Post: each move has hours or days; come back "
+                    "when it is your turn."))
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

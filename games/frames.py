@@ -113,6 +113,8 @@ def _schema(move_kinds: tuple[str, ...], fields: dict) -> FrameSchema:
         "version": (_number, move_kinds),
         **fields,
         "text": (_text, ("chat",)),
+        # a ping says whether the page is on screen (document.visibilityState)
+        "visible": (_flag, ("ping",)),
     }, tuple(fields))
 
 
@@ -137,6 +139,7 @@ class Frame:
     action: dict = field(default_factory=dict)  # the engine action of a move
     text: str = ""
     is_move: bool = False
+    visible: bool | None = None  # a ping's: is the page on screen (None: not said)
 
 
 def parse(text_data: str | None, schema: FrameSchema = STOP_THE_BUS_FRAMES) -> Frame:
@@ -162,7 +165,8 @@ def parse(text_data: str | None, schema: FrameSchema = STOP_THE_BUS_FRAMES) -> F
             raise BadFrame(_("The field %(field)s does not belong in a %(kind)s message.") % {
                 "field": repr(str(name)[:30]), "kind": repr(kind)})
         values[name] = declared[0](name, value)
-    frame = Frame(kind, text=values.get("text", ""), is_move=kind in schema.move_kinds)
+    frame = Frame(kind, text=values.get("text", ""), is_move=kind in schema.move_kinds,
+                  visible=values.get("visible"))
     if kind == "chat" and "text" not in values:
         raise BadFrame(_("Write a message first."))
     if frame.is_move:

@@ -74,6 +74,10 @@ class GameKind:
     timeout_move: str = ""
     stats_recorder: str = ""
     rating_changes: str = ""
+    # what a player must do now, in words, from their seat's view (the list of turns)
+    move_words: str = ""
+    # the hints a learning player sees at their own seat (games/hints.py)
+    hints: str = ""
     # The phase in which players take turns (the clock plays a timed-out turn while the
     # game is in it).
     play_phase: str = "play"
@@ -99,7 +103,8 @@ class GameKind:
 
     def hook(self, name: str):
         """The object this kind names for ``name`` (``board_builder``, ``frame_schema``,
-        ``timeout_move``, ``stats_recorder``, ``rating_changes``), imported on first use."""
+        ``timeout_move``, ``stats_recorder``, ``rating_changes``, ``move_words``), imported on
+        first use."""
         path = getattr(self, name)
         if not path:
             raise EngineMissing(f"{self.label} names no {name}.")
@@ -167,9 +172,9 @@ class GameKind:
 # differs, so each kind names them for itself.
 # (gettext_noop: stored as written, translated where shown)
 BRAG_BOT_LEVELS = {
-    "random": gettext_noop("Beginner (random)"),
-    "greedy": gettext_noop("Casual (hand strength)"),
-    "mc": gettext_noop("Expert (simulated equity)"),
+    "random": gettext_noop("Beginner"),
+    "greedy": gettext_noop("Casual"),
+    "mc": gettext_noop("Expert"),
 }
 
 STOP_THE_BUS = GameKind(
@@ -200,6 +205,8 @@ STOP_THE_BUS = GameKind(
     timeout_move="games.actions.moves:greedy_move",
     stats_recorder="stats.recording:record_finished_game",
     rating_changes="stats.recording:rating_changes",
+    move_words="games.turn_words:stop_the_bus_words",
+    hints="games.hints:stop_the_bus_hints",
     play_phase="play",
 )
 
@@ -232,6 +239,8 @@ BRAG = GameKind(
     timeout_move="games.actions.moves:fold_move",
     stats_recorder="stats.brag:record_finished_brag_game",
     rating_changes="stats.brag:brag_rating_changes",
+    move_words="games.turn_words:brag_words",
+    hints="games.hints:brag_hints",
     play_phase="betting",
 )
 

@@ -280,6 +280,8 @@ FIGURE_LABELS = {
     "seer_win_rate": pgettext_lazy("lab figures", "Seer win rate"),
     "stopper_loss_rate": pgettext_lazy("lab figures", "Stopper loss rate"),
     "turns_per_hand": pgettext_lazy("lab figures", "Turns per hand"),
+    "void_hand_rate": pgettext_lazy("lab figures", "Void hand rate"),
+    "void_hands": pgettext_lazy("lab figures", "Void hands"),
     "void_showdowns": pgettext_lazy("lab figures", "Void showdowns"),
     "win_rate": pgettext_lazy("lab figures", "Win rate"),
     "wins": pgettext_lazy("lab figures", "Wins"),
@@ -344,6 +346,9 @@ def _brag_lines(report) -> list[str]:
             "seer_wins": f"{report._per(report.sees_won, report.sees):.1%}",
             "covers": f"{report.cover_rate:.1%}"},
     ]
+    if not report.rules.ante:
+        out.append(_("no ante: %(void)s of hands void (everyone but one folded before anyone "
+                     "bet)") % {"void": f"{report.void_hand_rate:.1%}"})
     for b in report.bots:
         out.append(_("  %(bot)s win rate %(rate)s  average place %(place)s  chips per game "
                      "%(chips)s") % {

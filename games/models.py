@@ -30,6 +30,7 @@ from .engine.rules import (
     TIE_RULES,
 )
 from .kinds import DEFAULT_KIND, KIND_CHOICES, GameKind, UnknownKind, kind_for
+from .pace import LIVE, PACE_CHOICES, is_post, pace_words
 from .refusals import rules_problems
 from .rules_text import RULE_LABELS
 
@@ -149,7 +150,10 @@ class Variant(models.Model):
     # -- Three Card Brag ---------------------------------------------------------------------
     ante = models.PositiveSmallIntegerField(
         _("Ante"),
-        default=_BRAG.ante, help_text=_("Chips every player still in pays before each deal."))
+        default=_BRAG.ante, help_text=_("Chips every player still in pays before each deal. 0: "
+                                        "no ante, the first bet opens the pot (a hand that "
+                                        "everyone but one folds before a bet is void); then "
+                                        "set a number of hands."))
     betting = models.CharField(
         _("Betting"),
         max_length=10, choices=BETTING_CHOICES, default=_BRAG.betting,
@@ -165,7 +169,7 @@ class Variant(models.Model):
     max_raise = models.PositiveSmallIntegerField(
         _("Largest raise"),
         default=_BRAG.max_raise, help_text=_("Limit play: the most a later bet may raise the "
-                                           "stake."))
+                                           "stake. 0: fixed stakes, no bet may raise it."))
     blind_play = models.BooleanField(
         _("Blind play"),
         default=_BRAG.blind_play, help_text=_("Players may bet without looking at their cards; "
@@ -193,6 +197,11 @@ class Variant(models.Model):
         validators=[MinValueValidator(5), MaxValueValidator(MAX_TURN_SECONDS)],
         help_text=_("Seconds per turn before the server plays for you. Empty: no clock "
                     "(friendly tables)."))
+    pace = models.CharField(
+        _("Pace"), max_length=5, choices=PACE_CHOICES, default=LIVE,
+        help_text=_("Live: everyone plays now, with the turn clock above. Post: each move has "
+                    "hours or days, and players come back when it is their turn. The host may "
+                    "choose another pace when opening a table."))
     rated = models.BooleanField(
         RULE_LABELS["rated"],
         default=True, help_text=_("Games on this variant change players' ratings."))
@@ -279,8 +288,12 @@ class Table(models.Model):
                                    default=new_invite_code)
     allow_spectators = models.BooleanField(_("allow spectators"), default=True)
     spectator_chat = models.BooleanField(_("spectator chat"), default=True)
+    practice = models.BooleanField(
+        _("practice table"), default=False,
+        help_text=_("Against beginner bots, with hints on, for learning the game."))
     turn_seconds = models.PositiveSmallIntegerField(RULE_LABELS["turn_seconds"], null=True,
                                                     blank=True)
+    pace = models.CharField(_("pace"), max_length=5, choices=PACE_CHOICES, default=LIVE)
     status = models.CharField(_("status"), max_length=10, choices=Status.choices,
                               default=Status.WAITING)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
@@ -306,6 +319,14 @@ class Table(models.Model):
     def current_game(self) -> Game | None:
         return self.games.order_by("-number").first()
 
+    @property
+    def is_post(self) -> bool:
+        return is_post(self.pace)
+
+    @property
+    def pace_words(self) -> str:
+        return pace_words(self.pace)
+
 
 class Seat(models.Model):
     """A place at a table, held by a user or a bot."""
@@ -322,6 +343,16 @@ class Seat(models.Model):
         _("away"),
         default=False, help_text=_("The player timed out twice in a row; a bot plays for them."))
     timeouts = models.PositiveSmallIntegerField(_("timeouts"), default=0)
+    missed_since = models.DateTimeField(
+        _("missing since"), null=True, blank=True,
+        help_text=_("Post tables: the deadline of the first of the turns missed in a row."))
+    turn_since = models.DateTimeField(
+        _("turn since"), null=True, blank=True,
+        help_text=_("Post tables: when this player's current turn began (empty: not their "
+                    "turn)."))
+    turn_version = models.PositiveIntegerField(
+        _("turn version"), null=True, blank=True,
+        help_text=_("Post tables: the game version at which this player's turn began."))
     joined_at = models.DateTimeField(_("joined at"), auto_now_add=True)
 
     class Meta:
@@ -336,6 +367,7 @@ class Seat(models.Model):
                 condition=models.Q(user__isnull=False) | ~models.Q(bot_level=""),
                 name="seat_is_taken"),
         ]
+        indexes = [models.Index(fields=["user", "turn_since"])]
 
     def __str__(self) -> str:
         return gettext("%(table)s seat %(number)d: %(player)s") % {
@@ -480,6 +512,7 @@ class Job(models.Model):
         TURN_TIMEOUT = "timeout", _("Turn deadline")
         NEXT_HAND = "next_hand", _("Next hand")
         ABANDON_CHECK = "abandon", _("Abandoned table check")
+        LAST_CALL = "last_call", _("Last call")
 
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
     table = models.ForeignKey(Table, verbose_name=_("table"), on_delete=models.CASCADE,
@@ -504,6 +537,26 @@ class Job(models.Model):
         return gettext("%(kind)s for %(table)s at %(time)s") % {
             "kind": self.get_kind_display(), "table": self.table,
             "time": f"{self.due_at:%H:%M:%S}"}
+
+
+class TableSkip(models.Model):
+    """A post table a player put behind the others in their list of turns, until ``until``."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("user"),
+                             on_delete=models.CASCADE, related_name="table_skips")
+    table = models.ForeignKey(Table, verbose_name=_("table"), on_delete=models.CASCADE,
+                              related_name="skips")
+    until = models.DateTimeField(_("until"))
+
+    class Meta:
+        verbose_name = _("skipped table")
+        verbose_name_plural = _("skipped tables")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "table"], name="one_skip_per_user_table"),
+        ]
+
+    def __str__(self) -> str:
+        return gettext("%(user)s skips %(table)s") % {"user": self.user, "table": self.table}
 
 
 class ChatMessage(models.Model):
@@ -538,6 +591,8 @@ class Presence(models.Model):
     channel_name = models.CharField(_("channel name"), max_length=200, unique=True)
     connected_at = models.DateTimeField(_("connected at"), default=timezone.now)
     last_seen = models.DateTimeField(_("last seen"), default=timezone.now)
+    # the page says when it is hidden (another tab, a locked phone): "your turn" is
+    # pushed to a player whose pages of the table are all hidden
 
     class Meta:
         verbose_name = _("presence")
@@ -546,3 +601,29 @@ class Presence(models.Model):
 
     def __str__(self) -> str:
         return gettext("%(user)s at %(table)s") % {"user": self.user, "table": self.table}
+
+
+class Invitation(models.Model):
+    """The host of a waiting table asked a player by name to sit down
+    (``games.actions.tables.do_invite``): the player is told, and may open the table even
+    when it is private."""
+
+    table = models.ForeignKey(Table, verbose_name=_("table"), on_delete=models.CASCADE,
+                              related_name="invitations")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("invited player"),
+                             on_delete=models.CASCADE, related_name="invitations")
+    invited_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("invited by"),
+                                   null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "user"], name="one_invitation_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return gettext("%(player)s, invited to %(table)s") % {
+            "player": self.user.username, "table": self.table.name}

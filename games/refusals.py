@@ -179,7 +179,7 @@ RULE_SENTENCES: dict[str, Callable[..., str]] = {
     "starting_chips_range": lambda most: _("Players start with 1 to %(most)d chips.") % {
         "most": most},
     # Three Card Brag
-    "ante_too_low": lambda: _("The ante is at least 1 chip."),
+    "ante_negative": lambda: _("The ante cannot be negative (0: no ante)."),
     "ante_above_chips": lambda ante, chips: _(
         "An ante of %(ante)d is more than the %(chips)d chips everyone starts with.") % {
         "ante": ante, "chips": chips},
@@ -187,10 +187,12 @@ RULE_SENTENCES: dict[str, Callable[..., str]] = {
     "max_bet_below_min": lambda largest, smallest: _(
         "The largest opening stake (%(largest)d) cannot be below the smallest "
         "(%(smallest)d).") % {"largest": largest, "smallest": smallest},
-    "raise_too_low": lambda: _("A raise is at least 1 chip."),
+    "raise_negative": lambda: _("The largest raise cannot be negative (0: fixed stakes)."),
     "max_hands_range": lambda most: _(
         "Play 1 to %(most)d hands, or 0 to play until one player has every chip.") % {
         "most": most},
+    "no_ante_needs_max_hands": lambda: _(
+        "With no ante, set a number of hands: a game in which nobody bets would never end."),
     "min_players_too_low": lambda fewest: _("It takes at least %(fewest)d players.") % {
         "fewest": fewest},
     "brag_max_players": lambda most, asked: _(

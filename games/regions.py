@@ -1,10 +1,10 @@
 """The regions of a board, and the frames the websocket sends of them (no Django here:
 benchmark clients import this to keep the page a browser shows).
 
-A rendered board marks its regions with ``{% fragment %}``: ``<!--fragment:NAME-->`` ...
-``<!--/fragment:NAME-->`` around one element whose id is NAME. A region may hold
-regions of its own (an opponent's spot holds their badges): when only those change,
-only they are sent. The markers are the server's; nothing it sends carries them.
+A board's regions are elements whose id is the region's name (named partials of the
+board template, rendered on their own by ``games.render``). A region may hold regions
+of its own (an opponent's spot holds their badges): when only those change, only they
+are sent.
 
 A frame is either the whole board, after :data:`FULL`, or some of its elements, after
 :data:`PART`: each element with the id of the one it replaces, which htmx's websocket
@@ -19,10 +19,6 @@ import re
 
 FULL = "<!--board-->"  # a frame that is the whole board
 PART = "<!--regions-->"  # a frame of some of its elements
-OPEN = "<!--fragment:"
-NAME = r"[a-z][a-z0-9-]*"  # a region's name
-_NAME = re.compile(NAME)
-MARKER = re.compile(rf"<!--/?fragment:{NAME}-->")
 LIST = re.compile(r"(<(ol|ul)\b[^>]*>)(.*?)(</\2>)", re.S)
 ITEM = re.compile(r'<li\b[^>]*\bid="([^"]+)"[^>]*>.*?</li>', re.S)
 # a tag or a comment (a board's attribute values never hold a ">": it is escaped)
@@ -32,40 +28,6 @@ VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "l
 ID = re.compile(r'\sid="([^"]+)"')
 OOB = re.compile(r'\shx-swap-oob="([^"]+)"')
 AFTERBEGIN = re.compile(r"afterbegin:#([a-z][a-z0-9-]*) (ol|ul)\Z")
-
-
-def unmarked(html: str) -> str:
-    """``html`` without its region markers: what is sent of it."""
-    return MARKER.sub("", html)
-
-
-def content(region: str) -> str:
-    """A marked region's content, without its own two markers."""
-    return region[region.index("-->") + 3:region.rindex("<!--/fragment:")]
-
-
-def split(html: str) -> tuple[str, dict]:
-    """(outline, {region name: marked region HTML}) of rendered HTML, its outermost
-    regions only: the outline is ``html`` with each region's content left out. (Found
-    with plain string searches: a board is split after every render.)"""
-    regions, outline, at = {}, [], 0
-    while (start := html.find(OPEN, at)) >= 0:
-        name_end = html.find("-->", start)
-        if name_end < 0:
-            break
-        name = html[start + len(OPEN):name_end]
-        close = f"<!--/fragment:{name}-->"
-        end = html.find(close, name_end) if _NAME.fullmatch(name) else -1
-        if end < 0:  # not a region's marker: left in the outline as it is
-            outline.append(html[at:start + 1])
-            at = start + 1
-            continue
-        end += len(close)
-        regions[name] = html[start:end]
-        outline.append(f"{html[at:start]}{OPEN}{name}-->{close}")
-        at = end
-    outline.append(html[at:])
-    return "".join(outline), regions
 
 
 # -- elements ---------------------------------------------------------------------------------
@@ -111,7 +73,7 @@ def element_id(element: str) -> str | None:
     return found.group(1) if found else None
 
 
-def _find(page: str, element: str) -> tuple[int, int] | None:
+def find_element(page: str, element: str) -> tuple[int, int] | None:
     """(start, end) in ``page`` of the element with id ``element``."""
     at = page.find(f' id="{element}"')
     if at < 0:
@@ -206,17 +168,17 @@ def apply(page: str, message: str) -> str:
     for element in elements(message[len(PART):]):
         oob = OOB.search(start_tag(element))
         if oob is None:
-            where = _find(page, element_id(element))
+            where = find_element(page, element_id(element))
             if where is None:
                 raise ValueError(f"no element {element_id(element)!r} on the page")
             page = page[:where[0]] + element + page[where[1]:]
         elif oob.group(1) == "delete":
-            where = _find(page, element_id(element))
+            where = find_element(page, element_id(element))
             if where is not None:
                 page = page[:where[0]] + page[where[1]:]
         else:
             target = AFTERBEGIN.match(oob.group(1))
-            start, end = _find(page, target.group(1))
+            start, end = find_element(page, target.group(1))
             listing = LIST.search(page, start, end)
             lead, _, _ = _core(listing.group(3))
             rows = LIST.match(element).group(3)

@@ -1,28 +1,14 @@
-"""Boards rendered once per distinct view and version, sent as the regions that changed.
+"""Boards and their regions, rendered once per distinct view and revision.
 
-After a change every page of a table must show it. The pages in one process that
-were told of the same change (its ``stamp``) read the table once between them
-(:func:`table_data`), and each distinct view of it -- each seat, one for all
-spectators, in each language -- is rendered once (:func:`board`), however many
-pages show it. Nothing here is shared between viewers of different views: a seat's
-render is keyed by that seat, so it can only reach that seat's own pages.
-
-A board template marks its independently updated regions with ``{% fragment %}``
-(``games/templatetags/fragments.py``). :func:`frame` compares a viewer's new board
-with the one that viewer was last sent and returns, after :data:`PART`, only the
-regions whose HTML changed -- each one element with the region's name as its id,
-which htmx's websocket extension swaps in place (out of band); of a region holding
-regions, only those of them that changed, if nothing else in it did -- or the whole
-board, after :data:`FULL`, when there is nothing to compare with (a page connecting
-or reconnecting), when the board's outline changed (a game started) or when
-versions were skipped. The markers stay on the server: nothing sent carries them.
-``regions.apply`` is what a client does with a frame: tests and benchmarks use it
-to keep the page a browser would show.
-
-A region marked ``kept`` (``{% fragment NAME kept %}``: the seats before the game, the
-leave button, who watches, the invitation) shows nothing a move changes; it is rendered
-once per view and ``TableData.kept_key`` (the table's row, seats, players, watchers
-and game), not after every move.
+A board template names its independently updated regions with django-template-partials
+(``{% partialdef NAME inline %}``: each one element whose id is its name, which htmx
+swaps in place). After a change, ``games.actions.publish`` renders the regions that may
+have changed, each on its own (:func:`own_regions`, ``template#name``), once for the
+public and once for each seat whose own part changed, and sends each audience the ones
+that differ from what it was last sent, after :data:`PART`. A page that connects, or
+misses a revision, is rendered its whole board (:func:`board`, after :data:`FULL`),
+once per distinct view. ``regions.apply`` is what a client does with a frame: tests and
+benchmarks use it to keep the page a browser would show.
 
 The caches are bounded, least recently used first out, and keyed by what they
 hold: a table read by (table, change stamp); its seats, players and spectators by
@@ -32,33 +18,29 @@ hold: a table read by (table, change stamp); its seats, players and spectators b
 
 from __future__ import annotations
 
+import hashlib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 
-from django.template.loader import render_to_string
+from django.template.loader import get_template, render_to_string
 from django.utils import translation
 
 from accounts.language import supported
 
 from .board import SAID, TableData, board_for, load_table
+from .hints import hints_on
 from .memo import Once
-from .regions import FULL, PART, apply, content, newest_rows, split, unmarked
-from .templatetags.fragments import KEEP, KEPT
+from .regions import FULL, PART, apply, find_element, newest_rows
 
-__all__ = ["FULL", "PART", "Board", "apply", "board", "clear", "frame", "lobby", "split",
-           "table_data", "view_key"]
+__all__ = ["FULL", "PART", "Board", "apply", "board", "clear", "lobby", "newest_rows",
+           "own_regions", "region_names", "regions_of", "rev_of", "table_data", "view_key"]
 
-# The regions sent are always those that differ from what this page was last sent, so
-# versions the page never saw (several moves between two of its updates, under load)
-# need no full board for the page to be right; past this many, one is sent anyway,
-# as it costs less than most of the regions would.
-GAP = 3
 # A template's indentation is most of a small region's bytes; HTML reads any run of
 # white space as one space (the board has no <pre> or <textarea>), so each run that
 # holds a line break is sent as that one line break. (Runs never cross a region's
-# markers -- a region's content is stripped -- so a board made small whole is the same
-# as its outline and its regions made small one by one.)
+# element -- a region's HTML is stripped -- so a board made small whole is the same as
+# its regions made small one by one.)
 _SPACE = re.compile(r"[ \t]*\n\s*")
 
 
@@ -72,7 +54,7 @@ _LOBBIES = Once(256)
 
 def clear() -> None:
     """Forget everything rendered (tests)."""
-    for cache in (_TABLES, _PARTS, _BOARDS, _LOBBIES, SAID, KEPT):
+    for cache in (_TABLES, _PARTS, _BOARDS, _LOBBIES, SAID):
         cache.clear()
 
 
@@ -95,31 +77,24 @@ def language_of(user, language: str | None = None) -> str:
 def view_key(data: TableData, user, language: str | None = None) -> tuple:
     """What, besides the table, decides a viewer's board: two viewers with equal keys
     see the same board. (Seat or spectator; the host's controls and a seat before the
-    game; the language.)"""
+    game; the language; whether the player's own hints show.)"""
     seat = data.table_seat_of(user)
-    return (language_of(user, language), data.seat_of(user),
+    playing = data.seat_of(user)
+    return (language_of(user, language), playing,
             getattr(user, "pk", None) is not None and user.pk == data.table.host_id,
-            seat.position if seat else None)
+            seat.position if seat else None,
+            playing is not None and hints_on(data.table, user))
 
 
 @dataclass(frozen=True)
 class Board:
-    """One rendered view of one revision of a table.
-
-    It is kept as rendered (template indentation, region markers and all): two renders
-    are compared as they come, and only what is sent -- the whole board, or the regions
-    that changed -- is made small (its markers left out, and each run of white space
-    that holds a line break made that line break), once per board and region however
-    many pages it is sent to."""
+    """One rendered view of one revision of a table: the whole board, as it is sent."""
 
     key: tuple
     revision: tuple
     version: int | None
     game_id: int | None
-    rendered: str  # the whole board, regions marked, as rendered
-    outline: str  # the board with each outermost region's content left out
-    regions: dict  # name -> the outermost region's marked HTML, as rendered
-    _small: dict = field(default_factory=dict, compare=False, repr=False)
+    rendered: str  # the whole board, as rendered
 
     @cached_property
     def html(self) -> str:
@@ -130,18 +105,64 @@ class Board:
     def full(self) -> str:
         return FULL + self.html
 
-    def sent(self, name: str, region: str) -> str:
-        """Region ``name`` (``region``, as rendered) as it is sent."""
-        small = self._small.get(name)
-        if small is None:
-            small = self._small[name] = _as_sent(region)
-        return small
+
+def rev_of(data: TableData) -> str:
+    """A short name of the table's revision: the version a frame applies to and brings a
+    page to (equal revisions, equal boards)."""
+    return hashlib.blake2b(repr(data.revision).encode(), digest_size=8).hexdigest()
+
+
+def region_names(template: str) -> tuple[str, ...]:
+    """The named regions (``{% partialdef NAME inline %}``) of a board template, in order,
+    but those rendered in a loop (a seat's spot and badges, found by their ids)."""
+    found = _NAMES.get(template)
+    if found is None:
+        source = get_template(template).template.source
+        found = _NAMES[template] = tuple(
+            n for n in _PARTIALDEF.findall(source) if n not in ("spot", "badges"))
+    return found
+
+
+_NAMES: dict[str, tuple[str, ...]] = {}
+_PARTIALDEF = re.compile(r"\{%\s*partialdef\s+([\w-]+)\s+inline\s*%\}")
+
+
+def regions_of(html: str, ids) -> dict[str, str]:
+    """{id: the element of ``html`` with that id} for each of ``ids`` on the page."""
+    found = {}
+    for name in ids:
+        where = find_element(html, name)
+        if where is not None:
+            found[name] = html[where[0]:where[1]]
+    return found
+
+
+def own_regions(data: TableData, user, language: str, names, seats=()) -> dict[str, str]:
+    """Regions ``names`` of ``user``'s board (``None``: a spectator's), each rendered on its
+    own (``template#name``), as sent; and the boxes of ``seats`` as the others see them
+    (``seat-N``, from the "spot" region)."""
+    with translation.override(language or None):
+        context = board_for(data, user)
+        template = context["board_template"]
+        out = {}
+        for name in names:
+            html = _as_sent(get_template(f"{template}#{name}").render(context).strip())
+            if html:
+                out[name] = html
+        if seats:
+            spot = get_template(f"{template}#spot")
+            for p in context.get("opponents") or ():
+                if p["seat"] in seats:
+                    html = _as_sent(spot.render({**context, "p": p, "spot": "",
+                                                 "seat": str(p["seat"])}))
+                    out.update(regions_of(html, [f"seat-{p['seat']}"]))
+    return out
 
 
 def _as_sent(html: str) -> str:
-    """Rendered HTML as it is sent: no region markers, each run of white space that
-    holds a line break made that line break."""
-    return unmarked(_SPACE.sub("\n", html))
+    """Rendered HTML as it is sent: each run of white space that holds a line break made
+    that line break."""
+    return _SPACE.sub("\n", html)
 
 
 def board(data: TableData, user, language: str | None = None) -> Board:
@@ -152,38 +173,11 @@ def board(data: TableData, user, language: str | None = None) -> Board:
     def make() -> Board:
         with translation.override(key[0] or None):
             context = board_for(data, user)
-            context[KEEP] = (context["board_template"], data.kept_key, key)
             rendered = render_to_string(context["board_template"], context)
-        outline, regions = split(rendered)
         return Board(key, data.revision, data.state.version if data.state else None,
-                     data.game.pk if data.game else None, rendered, outline, regions)
+                     data.game.pk if data.game else None, rendered)
 
     return _BOARDS.get((data.revision, key), make)
-
-
-def frame(previous: Board | None, new: Board) -> str:
-    """What to send a viewer who was last sent ``previous``: "" if nothing changed."""
-    if (previous is None or previous.game_id != new.game_id
-            or previous.outline != new.outline or previous.regions.keys() != new.regions.keys()
-            or (previous.version is not None and new.version is not None
-                and new.version > previous.version + GAP)):
-        return new.full
-    parts = [part for name, html in new.regions.items() if previous.regions[name] != html
-             for part in _changes(previous, new, name, previous.regions[name], html)]
-    return PART + "".join(parts) if parts else ""
-
-
-def _changes(previous: Board, new: Board, name: str, old: str, region: str) -> list[str]:
-    """What to send of region ``name``, which was ``old`` and is ``region``: the regions
-    in it that changed, if nothing else in it did; its new rows, if it is a list that
-    only gained some; else the whole region."""
-    if "<!--fragment:" in region[1:]:  # it holds regions of its own
-        was, now = split(content(old)), split(content(region))
-        if was[0] == now[0] and was[1].keys() == now[1].keys():
-            return [part for inner, html in now[1].items() if was[1][inner] != html
-                    for part in _changes(previous, new, inner, was[1][inner], html)]
-    sent = new.sent(name, region)
-    return [newest_rows(name, previous.sent(name, old), sent) or sent]
 
 
 # -- the lobby -----------------------------------------------------------------------------------

@@ -179,20 +179,35 @@ def _chips(count: int) -> str:
 def describe_brag(rules) -> list[str]:
     """A Brag variant's rules (BragRules), one sentence each, in the active language: in
     English word for word the engine's ``describe_brag_rules``."""
-    lines = [_("Everyone starts with %(chips)s and antes %(ante)s before each deal of three "
-               "cards.") % {"chips": _chips(rules.starting_chips), "ante": _chips(rules.ante)}]
+    if rules.ante:
+        lines = [_("Everyone starts with %(chips)s and antes %(ante)s before each deal of "
+                   "three cards.") % {"chips": _chips(rules.starting_chips),
+                                      "ante": _chips(rules.ante)}]
+    else:
+        lines = [_("Everyone starts with %(chips)s. There is no ante: the first bet opens the "
+                   "pot. If everyone but one player folds before anybody bets, the hand is "
+                   "void: nobody wins anything, and the deal passes.") % {
+            "chips": _chips(rules.starting_chips)}]
     if rules.blind_play:
         lines.append(_("Everyone starts blind: you may bet without looking, and a blind bet "
                        "costs half the stake. Looking is free, at any time."))
     else:
         lines.append(_("No blind play: everyone looks at their cards as they are dealt."))
-    if rules.betting == "limit":
+    if rules.betting == "limit" and rules.max_raise:
         lines.append(_("Limit betting: the first stake is %(min)d to %(max)d; each later bet "
                        "may raise the stake by up to %(raise)d.") % {
             "min": rules.min_bet, "max": rules.max_bet, "raise": rules.max_raise})
-    else:
+    elif rules.betting == "limit":
+        lines.append(_("Limit betting with fixed stakes: the first stake is %(min)d to "
+                       "%(max)d, and no later bet may raise it.") % {
+            "min": rules.min_bet, "max": rules.max_bet})
+    elif rules.ante:
         lines.append(_("Pot-limit betting: the first stake is at least %(min)d; no stake may "
                        "be more than all the chips in the middle.") % {"min": rules.min_bet})
+    else:
+        lines.append(_("Pot-limit betting: the first stake is %(min)d, as the pot starts "
+                       "empty; no stake may be more than all the chips in the middle.") % {
+            "min": rules.min_bet})
     lines.append(_("With two players left, either may see the other for twice the cost of "
                    "staying in; ties go against the player who sees, and a losing seer's "
                    "cards are never shown. You can't see a blind man, unless you are blind "
@@ -267,9 +282,9 @@ CHOICE_LABELS = frozenset((
     gettext_noop("Lives"),
     gettext_noop("Points"),
     gettext_noop("Pot (chips)"),
-    gettext_noop("Beginner (random)"),
-    gettext_noop("Casual (greedy)"),
-    gettext_noop("Expert (Monte-Carlo)"),
+    gettext_noop("Beginner"),
+    gettext_noop("Casual"),
+    gettext_noop("Expert"),
 ))
 
 # Each house rule's label, for forms and the admin (the model fields keep their

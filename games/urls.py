@@ -15,7 +15,12 @@ urlpatterns = [
     path("t/<int:table_id>/bots/", views.add_bot, name="add_bot"),
     path("t/<int:table_id>/bots/<int:position>/remove/", views.remove_bot, name="remove_bot"),
     path("t/<int:table_id>/start/", views.start, name="start"),
+    path("t/<int:table_id>/invite/", views.invite_player, name="invite_player"),
     path("t/<int:table_id>/spectators/", views.spectators, name="spectators"),
     path("t/<int:table_id>/again/", views.play_again, name="play_again"),
     path("invite/<slug:code>/", views.invite, name="invite"),  # token_urlsafe codes
+    path("turns/", views.turns_page, name="turns"),
+    path("turns/next/", views.next_table, name="next_table"),
+    path("t/<int:table_id>/skip/", views.skip_table, name="skip_table"),
+    path("t/<int:table_id>/back/", views.take_seat_back, name="take_seat_back"),
 ]

@@ -17,16 +17,20 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from . import actions, ratelimit
+from accounts.guests import GuestRefused, remember_kind, start_guest
+
+from . import actions, ratelimit, turns
 from .access import may_watch
 from .board import board_for, load_table, recent_chat
 from .engine import PRESETS, RulesError
 from .engine.ranking import BRAG_CATEGORIES, COMMERCE_CATEGORIES
 from .forms import BotForm, TableForm
-from .kinds import KINDS, UnknownKind, kind_for
+from .hints import hints_on
+from .kinds import DEFAULT_KIND, KINDS, UnknownKind, kind_for
 from .models import Seat, Table, Variant
 from .refusals import rules_problems_text
 from .rules_text import fair_deal_recipe
+from .turns import tables_waiting_for
 
 LOBBY_LIMIT = 50
 
@@ -46,13 +50,47 @@ def lobby_tables(user):
             .order_by("status", "-updated_at")[:LOBBY_LIMIT])
 
 
+def last_kind(request) -> str:
+    """The game kind *Play now* dealt this visitor last (their account's, else their
+    session's), or the default kind."""
+    chosen = getattr(request.user, "last_kind", "") or request.session.get("last_kind", "")
+    return chosen if chosen in KINDS else DEFAULT_KIND
+
+
+def play_now_kinds(request) -> list[dict]:
+    """The kinds *Play now* offers, the one chosen last first."""
+    chosen = last_kind(request)
+    kinds = [{"slug": kind.slug, "label": _(kind.label), "last": kind.slug == chosen}
+             for kind in KINDS.values()]
+    return sorted(kinds, key=lambda k: not k["last"])
+
+
 def lobby(request):
     form = TableForm()
     return render(request, "games/lobby.html", {
         "tables": lobby_tables(request.user),
         "form": form,
         "variants": Variant.objects.active(),
+        "turn_rows": tables_waiting_for(request.user),
+        "play_kinds": play_now_kinds(request),
+        "how_to_play_seen": getattr(request.user, "how_to_play_seen", False),
     })
+
+
+@login_required
+def turns_page(request):
+    """Every post table of the player: theirs to move first, most urgent first."""
+    return render(request, "games/turns.html", {"turn_rows": tables_waiting_for(request.user)})
+
+
+@login_required
+def next_table(request):
+    """After a move at a post table: on to the next table where it is the player's turn."""
+    table = turns.next_table(request.user)
+    if table is None:
+        messages.info(request, _("No other table is waiting for your move."))
+        return redirect("games:turns")
+    return redirect(table)
 
 
 @login_required
@@ -62,14 +100,16 @@ def create_table(request):
     if not form.is_valid():
         return render(request, "games/lobby.html", {
             "tables": lobby_tables(request.user), "form": form,
-            "variants": Variant.objects.active(), "form_open": True}, status=400)
+            "variants": Variant.objects.active(), "form_open": True,
+            "play_kinds": play_now_kinds(request), "how_to_play_seen": True}, status=400)
     try:
         table = actions.do_create_table(request.user, **form.cleaned_data)
     except actions.Refused as exc:
         form.add_error(None, exc.message)
         return render(request, "games/lobby.html", {
             "tables": lobby_tables(request.user), "form": form,
-            "variants": Variant.objects.active(), "form_open": True}, status=400)
+            "variants": Variant.objects.active(), "form_open": True,
+            "play_kinds": play_now_kinds(request), "how_to_play_seen": True}, status=400)
     if table.private:
         request.session["invites"] = [*request.session.get("invites", []), table.invite_code]
     messages.success(request, _("Your table “%(table)s” is open. Invite people or add bots.")
@@ -80,26 +120,51 @@ def create_table(request):
 # "Play now against bots": the quickest way to a game, with what most people play.
 QUICK_SEATS = 3
 QUICK_BOT = "greedy"
+# A practice table: beginner bots, no clock, hints on.
+PRACTICE_BOT = "random"
 
 
-@login_required
+def quick_variant(kind) -> Variant | None:
+    """The variant *Play now* deals for ``kind``: its first preset's, else its first."""
+    offered = Variant.objects.active().filter(game=kind.slug)
+    return (offered.filter(slug=next(iter(kind.presets))).first()
+            or offered.order_by("display_order", "pk").first())
+
+
 @require_POST
 def play_now(request):
-    """A table of one's own with bots in the other seats: full, so the game starts."""
-    variant = (Variant.objects.active().filter(slug="classic").first()
-               or Variant.objects.active().order_by("pk").first())
+    """A table of one's own with bots in the other seats: full, so the game starts.
+
+    ``kind``: which game (default: the one chosen last); ``practice=1``: a practice
+    table (beginner bots, no clock, hints). A visitor without an account plays as a
+    guest (``accounts.guests``)."""
+    slug = request.POST.get("kind") or last_kind(request)
+    kind = KINDS.get(slug)
+    if kind is None:
+        messages.error(request, _("Choose a game to play: %(games)s.") % {
+            "games": ", ".join(_(k.label) for k in KINDS.values())})
+        return redirect("games:lobby")
+    practice = request.POST.get("practice") == "1"
+    variant = quick_variant(kind)
     if variant is None:
         messages.error(request, _("No variant is offered right now."))
         return redirect("games:lobby")
+    try:
+        user = start_guest(request)
+    except GuestRefused as exc:
+        messages.error(request, exc.message)
+        return redirect("games:lobby")
+    remember_kind(request, user, kind.slug)
     rules = variant.rules
     seats = min(max(QUICK_SEATS, rules.min_players), rules.max_players)
     try:
         # a stored name, in the words of the player who made the table
-        name = _("%(player)s v bots") % {"player": request.user.username}
-        table = actions.do_create_table(request.user, name=name[:60], variant=variant,
-                                        seats=seats)
+        name = (_("%(player)s's practice") if practice else _("%(player)s v bots")) % {
+            "player": user.username}
+        table = actions.do_create_table(user, name=name[:60], variant=variant,
+                                        seats=seats, practice=practice)
         for _seat in range(seats - 1):
-            actions.do_add_bot(table, request.user, QUICK_BOT)
+            actions.do_add_bot(table, user, PRACTICE_BOT if practice else QUICK_BOT)
     except actions.Refused as exc:
         messages.error(request, exc.message)
         return redirect("games:lobby")
@@ -125,6 +190,8 @@ def table_page(request, table_id: int):
     context["invite_url"] = request.build_absolute_uri(
         reverse("games:invite", args=[data.table.invite_code]))
     context["bot_form"] = BotForm()
+    context["post_bar"] = turns.post_bar(data.table, request.user)
+    context["hints_enabled"] = hints_on(data.table, request.user)
     return render(request, "games/table.html", context)
 
 
@@ -214,6 +281,27 @@ def spectators(request, table):
                  else _("Only the players can see this table now."))
 
 
+INVITES_PER_HOUR = 30
+
+
+@_table_action
+def invite_player(request, table):
+    """The host invites a registered player by name (``actions.do_invite``)."""
+    if not ratelimit.allow(f"invite:{request.user.pk}", INVITES_PER_HOUR, 3600):
+        raise actions.Refused("rate", _("You have sent many invitations this hour; wait a "
+                                        "while before the next."))
+    invitation = actions.do_invite(table, request.user, request.POST.get("player", "")[:150])
+    message = _("%(name)s is invited: they are told, with the table's link.") % {
+        "name": invitation.user.username}
+    if request.htmx:
+        response = HttpResponse(render_to_string("games/_notice.html", {
+            "message": message, "level": "success"}))
+        response["HX-Trigger"] = "stopbus:invited"  # the page empties the form
+        return response
+    messages.success(request, message)
+    return redirect(table)
+
+
 @_table_action
 def start(request, table):
     actions.do_start_game(table, request.user)
@@ -260,3 +348,23 @@ def rules_page(request):
         "commerce_categories": COMMERCE_CATEGORIES,
         "fair_deal_recipe": fair_deal_recipe(),
     })
+
+
+@_table_action
+def skip_table(request, table):
+    actions.do_skip_table(request.user, table)
+    messages.info(request, _("“%(table)s” waits behind your other tables for 12 hours.")
+                  % {"table": table.name})
+    following = turns.next_table(request.user)
+    if following is not None and following.pk != table.pk:
+        return redirect(following)
+    return redirect("games:turns")
+
+
+@_table_action
+def take_seat_back(request, table):
+    game = table.current_game()
+    if game is None:
+        raise actions.Refused("no_game", _("No game is running at this table."))
+    actions.do_take_seat_back(game, request.user)
+    return _done(request, table, _("You play your own seat again."))

@@ -67,7 +67,8 @@ def _result_rows(queryset, variants: list[Variant], limit: int | None = None) ->
     names = {v.pk: v.name for v in variants}
     rows = list(queryset.values(
         "game_id", "finished_at", "place", "players", "left_early", "rated", "rating_before",
-        "rating_after", "variant_id", table=F("game__table__name"))[:limit])
+        "rating_after", "variant_id", table=F("game__table__name"),
+        pace=F("game__table__pace"))[:limit])
     seats: dict[int, list[dict]] = {row["game_id"]: [] for row in rows}
     players = (GamePlayer.objects.filter(game_id__in=list(seats)).order_by("game_id", "seat")
                .values_list("game_id", "name", "user__username", "place"))
@@ -209,13 +210,15 @@ def leaderboard(request):
     variants = _variants()
     if _brag_only(request):
         rows = (BragStats.objects.filter(rated_games__gte=LEADERBOARD_MIN_GAMES,
-                                         variant__isnull=True)
+                                         variant__isnull=True, user__is_guest=False)
                 .select_related("user").order_by("-rating", "user_id"))
         page = Paginator(rows, LEADERBOARD_PAGE).get_page(_page_number(request))
         return render(request, "stats/leaderboard_brag.html", {
             "page": page, "min_games": LEADERBOARD_MIN_GAMES})
     variant = _selected_variant(request, variants)
-    rows = PlayerStats.objects.filter(rated_games__gte=LEADERBOARD_MIN_GAMES)
+    # guests play unrated; they are left out by name too, should a row ever say otherwise
+    rows = PlayerStats.objects.filter(rated_games__gte=LEADERBOARD_MIN_GAMES,
+                                      user__is_guest=False)
     rows = rows.filter(variant=variant) if variant else rows.filter(variant__isnull=True)
     rows = rows.select_related("user").only(
         "user__username", "rating", "rated_games", "games", "wins", "place_total",

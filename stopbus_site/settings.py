@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "stats",
+    "notify",
 ]
 
 MIDDLEWARE = [
@@ -113,6 +114,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "notify.views.bell",
             ],
         },
     },
@@ -163,10 +165,18 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="")
 
+# channels-redis's layer: "core" (RedisChannelLayer, lists per channel) or "pubsub"
+# (RedisPubSubChannelLayer); measured against each other in README, Performance
+STOPBUS_CHANNEL_LAYER = env.str("STOPBUS_CHANNEL_LAYER", default="core")
+if STOPBUS_CHANNEL_LAYER not in ("core", "pubsub"):
+    raise ImproperlyConfigured("STOPBUS_CHANNEL_LAYER is core or pubsub")
+
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": ("channels_redis.pubsub.RedisPubSubChannelLayer"
+                        if STOPBUS_CHANNEL_LAYER == "pubsub"
+                        else "channels_redis.core.RedisChannelLayer"),
             # redis-py 8 reads with a 5 s timeout by default, which breaks the layer's
             # blocking receive (every idle consumer would crash every 5 s): no read
             # timeout on the layer's connections; connecting still times out.
@@ -174,9 +184,11 @@ if REDIS_URL:
                                   "socket_connect_timeout": 5}]},
         }
     }
+    # django-redis keeps its Redis client and reuses it (Django's own backend builds a
+    # client for every call, a fifth of a millisecond each: ten of them a move)
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "stopbus",
         }
@@ -306,11 +318,34 @@ CONTENT_SECURITY_POLICY = {
 }
 
 
+# Notifications. Web push needs a VAPID key pair (`python manage.py make_vapid_keys`);
+# without one the push option is hidden. NOTIFY_SITE_URL is how mails link to the site.
+VAPID_PUBLIC_KEY = env.str("VAPID_PUBLIC_KEY", default="")
+VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
+VAPID_SUBJECT = env.str("VAPID_SUBJECT", default="mailto:noreply@localhost")
+NOTIFY_SITE_URL = env.str("NOTIFY_SITE_URL", default="http://localhost:8000")
+# seconds a "your turn" push waits (the player may be looking); the push service's timeout
+NOTIFY_TURN_DELAY = env.float("NOTIFY_TURN_DELAY", default=2.0)
+NOTIFY_PUSH_TIMEOUT = env.float("NOTIFY_PUSH_TIMEOUT", default=5.0)
+# a process's claim on a delivery: after this, another process sends what it left
+NOTIFY_LEASE_SECONDS = env.float("NOTIFY_LEASE_SECONDS", default=60.0)
+NOTIFY_POLL = env.float("NOTIFY_POLL", default=1.0)
+# push endpoints are https; hosts listed here may be plain http (a local fake in tests)
+NOTIFY_PLAIN_HTTP_PUSH_HOSTS = env.list("NOTIFY_PLAIN_HTTP_PUSH_HOSTS", default=[])
+
+
 # The card room
 
 # Pauses that make bots and showdowns readable for people; tests set them to 0.
 STOPBUS_BOT_DELAY = env.float("STOPBUS_BOT_DELAY", default=0.9)
 STOPBUS_SHOWDOWN_PAUSE = env.float("STOPBUS_SHOWDOWN_PAUSE", default=8.0)
+# Post tables (games.pace): their deadlines, last calls and days away are multiplied by
+# this (a benchmark runs a day a move in 86.4 s with 0.001); how many post tables a player
+# may sit at: 20 (+1 per finished post game, up to 100), 5 for an account under a day old.
+STOPBUS_POST_TIME_SCALE = env.float("STOPBUS_POST_TIME_SCALE", default=1.0)
+STOPBUS_POST_TABLES = env.int("STOPBUS_POST_TABLES", default=20)
+STOPBUS_POST_TABLES_MOST = env.int("STOPBUS_POST_TABLES_MOST", default=100)
+STOPBUS_POST_TABLES_NEW_ACCOUNT = env.int("STOPBUS_POST_TABLES_NEW_ACCOUNT", default=5)
 # Every server process runs the clock (bot moves, turn deadlines, next deals) unless
 # this is off, e.g. when `manage.py run_clock` runs it as a process of its own.
 STOPBUS_CLOCK_AUTOSTART = env.bool("STOPBUS_CLOCK_AUTOSTART", default=True)
@@ -333,6 +368,12 @@ STOPBUS_BUSY_LATE = env.float("STOPBUS_BUSY_LATE", default=0.25)
 STOPBUS_BUSY_PAGES = env.int("STOPBUS_BUSY_PAGES", default=4)
 # A table with no person connected for this long is played out by bots or closed.
 STOPBUS_ABANDON_AFTER = env.float("STOPBUS_ABANDON_AFTER", default=300.0)
+# Guests (accounts/guests.py): may they chat, how many an address may start an hour, and
+# after how many idle days `manage.py clean_guests` removes them.
+STOPBUS_GUEST_CHAT = env.bool("STOPBUS_GUEST_CHAT", default=False)
+STOPBUS_GUESTS_PER_HOUR = env.int("STOPBUS_GUESTS_PER_HOUR", default=10)
+STOPBUS_GUEST_DAYS = env.int("STOPBUS_GUEST_DAYS", default=30)
+STOPBUS_GUEST_SWEEP = env.int("STOPBUS_GUEST_SWEEP", default=3600)
 # The ASGI servers' garbage collector: what they loaded frozen, thresholds raised
 # (stopbus_site/memory.py); off gives Python's defaults. STOPBUS_GC_THRESHOLDS="700,10,10"
 # sets other thresholds (gc.set_threshold's one to three numbers) to measure them.

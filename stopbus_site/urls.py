@@ -21,6 +21,7 @@ class FaviconView(RedirectView):
 urlpatterns = [
     path("", include("games.urls")),
     path("", include("stats.urls")),
+    path("", include("notify.urls")),
     path("accounts/", include("accounts.urls")),
     # the table preferences' first address: pages loaded before they moved to accounts
     # still post there, and a redirect would lose the POST

@@ -1,9 +1,9 @@
 """The hidden-information audit, CI-sized: short games through in-process websockets.
 
 Every seat is played through its own WebsocketCommunicator from the HTML alone
-(``benchmarks.audit.choose_move``), with a spectator at every table; every frame
+(``tests.support.audit.choose_move``), with a spectator at every table; every frame
 is kept -- and now and then each viewer's table page, fetched over HTTP -- and judged
-by ``benchmarks.audit.audit_record`` against the replayed log.
+by ``tests.support.audit.audit_record`` against the replayed log.
 The second half shows the auditor is not blind: leaks planted in real frames
 are caught, each by the rule meant to catch it.
 """
@@ -19,7 +19,14 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.utils import translation
 
-from benchmarks.audit import (
+from games import actions
+from games.engine.cards import CODES, NAMES, parse_card
+from games.event_text import card_name
+from games.regions import PART
+from games.templatetags.cards import card as card_html
+from stopbus_site.asgi import application
+from tests.factories import UserFactory, preset_variant
+from tests.support.audit import (
     FACE_UP,
     JA_NAMES,
     Truth,
@@ -29,14 +36,7 @@ from benchmarks.audit import (
     leave,
     read_record,
 )
-from benchmarks.wsplayer import Board, Page
-from games import actions
-from games.engine.cards import CODES, NAMES, parse_card
-from games.event_text import card_name
-from games.regions import PART
-from games.templatetags.cards import card as card_html
-from stopbus_site.asgi import application
-from tests.factories import UserFactory, preset_variant
+from tests.support.wsplayer import Board, Page
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
 
@@ -108,7 +108,7 @@ class Client_:
 
     def leave(self):
         """Leave the table mid-game (a bot plays the seat on) and watch on, as
-        ``benchmarks.audit`` does: boards from here on are judged as a spectator's once
+        ``tests.support.audit`` does: boards from here on are judged as a spectator's once
         past the version the leave was done at."""
         self.left_at = len(self.frames)
         self.left_version = leave(self.table_id, self.user, self.game_id)

@@ -30,16 +30,17 @@ from games.engine.cards import CODES, PACK
 def brag_rules(draw):
     starting = draw(st.integers(1, 30))
     min_bet = draw(st.integers(1, 4))
+    ante = draw(st.integers(0, min(3, starting)))  # 0: the house rule "no ante"
     return BragRules(
         starting_chips=starting,
-        ante=draw(st.integers(1, min(3, starting))),
+        ante=ante,
         betting=draw(st.sampled_from(["limit", "pot_limit"])),
         min_bet=min_bet,
         max_bet=draw(st.integers(min_bet, 12)),
-        max_raise=draw(st.integers(1, 12)),
+        max_raise=draw(st.integers(0, 12)),  # 0: the house rule "fixed stakes"
         blind_play=draw(st.booleans()),
         shuffle=draw(st.sampled_from(["prial_only", "every_hand"])),
-        max_hands=draw(st.integers(0, 8)),
+        max_hands=draw(st.integers(0 if ante else 1, 8)),  # no ante needs a hand limit
         threes_high=draw(st.booleans()),
         ace_low_run=draw(st.sampled_from(["top", "bottom", "none"])),
     )

@@ -123,6 +123,36 @@ def test_a_timeout_plays_greedily_and_two_in_a_row_mark_the_seat_away(user, vari
     assert pending(game).get().kind == Job.Kind.TURN_TIMEOUT
 
 
+def test_a_job_run_without_a_claim_leaves_the_next_turn_its_deadline(user, variant):
+    """A bot's job run straight away (not claimed by a clock first): the move it plays
+    schedules the person's deadline, and that job stays, apart from the one that ran."""
+    game = start(user, variant)
+    for _ in range(20):
+        game = Game.objects.get(pk=game.pk)
+        state = actions.state_of(game)
+        job = pending(game).get()
+        if job.kind == Job.Kind.BOT_MOVE:
+            break
+        if job.kind == Job.Kind.TURN_TIMEOUT:  # the person hands the turn on
+            actions.do_play(game.pk, 0, {"kind": "stop"} if state.stopper is None
+                            else {"kind": "pass"}, game.version)
+        else:
+            clock.run_job(job)
+    assert job.kind == Job.Kind.BOT_MOVE and job.claimed_at is None
+    assert clock.run_job(job).startswith("bot played")
+    job.refresh_from_db()
+    assert job.done_at and job.kind == Job.Kind.BOT_MOVE
+    game = Game.objects.get(pk=game.pk)
+    state = actions.state_of(game)
+    after = pending(game).get()
+    if state.phase == "play":  # the person's turn, with its own deadline
+        assert state.turn == 0 and after.kind == Job.Kind.TURN_TIMEOUT and after.seat == 0
+        assert after.version == game.version and game.deadline == after.due_at
+    else:  # the bot's move ended the hand: the next deal waits
+        assert after.kind == Job.Kind.NEXT_HAND and after.version == game.version
+    assert after.pk != job.pk
+
+
 def test_a_job_for_an_old_version_does_nothing(user, variant):
     game = start(user, variant, bots=("greedy",))
     job = Job.objects.create(kind=Job.Kind.BOT_MOVE, table=game.table, game=game,
@@ -142,6 +172,29 @@ def test_a_job_is_claimed_once(user, variant, settings):
     third = clock.claim_due_jobs(worker="three", now=timezone.now() + clock.LEASE
                                  + timedelta(seconds=1))
     assert [j.pk for j in third] == [j.pk for j in first]
+
+
+def test_reminders_and_deadlines_are_claimed_before_bot_moves_due_earlier(user, variant):
+    """A busy clock makes bots slower before it makes a promise to a person late: of the
+    jobs due, last calls are taken first, then turn deadlines, then the rest, each by its
+    due time."""
+    game = start(user, variant, bots=("greedy",))
+    Job.objects.filter(game=game).update(done_at=timezone.now(), result="test")
+    now = timezone.now()
+
+    def job(kind, seconds_ago):
+        return Job.objects.create(kind=kind, table=game.table, game=game, version=999, seat=1,
+                                  due_at=now - timedelta(seconds=seconds_ago))
+
+    bots = [job(Job.Kind.BOT_MOVE, 30 - n) for n in range(4)]
+    dealt = job(Job.Kind.NEXT_HAND, 25)
+    deadline = job(Job.Kind.TURN_TIMEOUT, 2)
+    call = job(Job.Kind.LAST_CALL, 1)
+    first = clock.claim_due_jobs(limit=3, now=now, worker="one")
+    assert [j.pk for j in first] == [call.pk, deadline.pk, bots[0].pk]
+    rest = clock.claim_due_jobs(limit=10, now=now, worker="two")
+    assert [j.pk for j in rest] == [j.pk for j in (*bots[1:], dealt)]
+    assert clock.claim_due_jobs(now=now, worker="three") == []
 
 
 def test_a_deadline_survives_a_restart(user, variant):

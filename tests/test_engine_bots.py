@@ -89,11 +89,29 @@ def test_the_simulator_reports_and_is_deterministic():
     assert "games/s" in lines[0] and "random" in lines[-1]
 
 
-def test_the_monte_carlo_bot_beats_greedy():
+def _heads_up_wins(rules, make_strong, make_weak, games):
+    wins = 0
+    for g in range(games):
+        strong, weak = make_strong(g), make_weak(g)
+        seats = [strong, weak] if g % 2 == 0 else [weak, strong]
+        state = play_bot_game(rules, seats, bytes([g // 2]) * 32)  # each deal twice
+        wins += state.winner == g % 2
+    return wins / games
+
+
+def test_the_expert_and_the_casual_bot_beat_the_beginner():
+    """Heads-up, the same deals with the seats swapped (the expert with fewer deals than in
+    play, to be quick). Against players written outside them: benchmarks/stb_arena.py."""
     rules = PRESETS["classic"].rules
-    report = simulate(rules, ["mc", "greedy"], games=60, seed=9)
-    mc = report.bots[0]
-    assert mc.win_rate > 0.55, report.lines()
+
+    def beginner(g):
+        return make_bot("random", rules, random.Random(1000 + g))
+
+    expert = _heads_up_wins(
+        rules, lambda g: MonteCarloBot(rules, random.Random(g), samples=16), beginner, 40)
+    casual = _heads_up_wins(
+        rules, lambda g: make_bot("greedy", rules, random.Random(g)), beginner, 40)
+    assert expert > 0.6 and casual > 0.6, (expert, casual)
 
 
 def test_the_simulator_refuses_a_table_the_rules_do_not_allow():

@@ -10,16 +10,13 @@ from html.parser import HTMLParser
 import pytest
 from django.template.loader import render_to_string
 from django.utils import translation
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
-from games import actions, engine, render
+from games import actions, render
 from games.board import board_for
 from games.kinds import kind_for
 from games.models import Game, Variant
 from games.regions import FULL, PART, apply, frame_ids, newest_in
 from tests.factories import UserFactory
-from tests.html_contract import cards_in
 
 pytestmark = pytest.mark.django_db
 
@@ -52,43 +49,6 @@ def _step(game_id: int, rng: random.Random) -> bool:
     move = kind.to_action(bot.choose(kind.seat_view(state, state.turn)))
     actions.do_play(game.pk, state.turn, move, game.version)
     return True
-
-
-@settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))
-@pytest.mark.parametrize("slug", ["classic", "commerce", "three-card-brag"])
-@given(seed=st.integers(0, 2**32), seats=st.integers(3, 4))
-def test_regions_applied_to_the_last_board_give_the_new_board(seed, slug, seats):
-    rng = random.Random(seed)
-    render.clear()
-    table, people, watcher = _table(slug, seats)
-    viewers = [*people, watcher]
-    game_id = table.current_game().pk
-    sent = {v.pk: render.board(render.table_data(table.pk), v) for v in viewers}
-    pages = {v.pk: apply("", sent[v.pk].full) for v in viewers}
-    partial, badges_alone = 0, False
-    for change in range(80):
-        if not _step(game_id, rng):
-            break
-        data = render.table_data(table.pk, f"change-{seed}-{change}")
-        for viewer in viewers:
-            if rng.random() < 0.25:
-                continue  # this page hears of the change late: it skips versions
-            new = render.board(data, viewer)
-            assert new.html == _rendered_whole(data, viewer)  # no kept region is stale
-            message = render.frame(sent[viewer.pk], new)
-            pages[viewer.pk] = apply(pages[viewer.pk], message)
-            assert pages[viewer.pk] == new.html
-            if message and not message.startswith(FULL):
-                partial += 1
-                cards_in(message)  # every region sent keeps the card contract
-                names = frame_ids(message)
-                if data.game.status == Game.Status.PLAYING:
-                    assert "waiting" not in names  # nothing sends what did not change
-                badges_alone |= any(n.startswith("badges-") for n in names)
-            sent[viewer.pk] = new
-    assert partial > 0
-    if slug == "three-card-brag":
-        assert badges_alone  # a bet: the bettor's chips, not their seat
 
 
 def _rendered_whole(data, viewer) -> str:
@@ -141,36 +101,6 @@ def test_kept_regions_follow_the_seats_the_watchers_and_the_game(slug):
     check("over")
 
 
-def test_a_move_sends_the_changed_regions_only():
-    table, people, watcher = _table("classic", 3)
-    game = table.current_game()
-    data = render.table_data(table.pk)
-    before = {v.pk: render.board(data, v) for v in [*people, watcher]}
-    state = actions.state_of(game)
-    mover = state.turn
-    # a swap: it changes the widow, the mover's hand and whose turn it is
-    move = next(a for a in engine.legal_actions(state, mover) if a.kind == "swap")
-    actions.do_play(game.pk, mover, move, game.version)
-    data = render.table_data(table.pk)
-    after = actions.state_of(table.current_game())
-    for viewer in [*people, watcher]:
-        message = render.frame(before[viewer.pk], render.board(data, viewer))
-        names = set(frame_ids(message))
-        assert message.startswith(PART) and "<!--fragment" not in message
-        assert "status" in names and "log" not in names
-        # the log: only its new rows, to go on top of the rows the page has
-        newest = newest_in(message)
-        assert list(newest) == ["log"]
-        assert newest["log"].count("<li") <= 3
-        # no seat changed: whose turn it is is the status's to say, not the seats'
-        seat = data.seat_of(viewer)
-        if seat in (mover, after.turn):  # the mover's cards and moves; the next one's moves
-            assert names <= {"status", "widow", "hand", "controls"}, names
-        else:  # everyone else: the status, the widow and the log's new row, and no more
-            assert names == {"status", "widow"}, names
-            assert len(message.encode()) < 1500
-
-
 class _TopLevel(HTMLParser):
     """The elements at the top of a board, as htmx's websocket extension swaps them."""
 
@@ -201,33 +131,6 @@ def test_every_element_at_the_top_of_a_board_has_an_id_to_be_swapped_by(slug):
         parser = _TopLevel()
         parser.feed(render.board(data, viewer).html)
         assert parser.top and all(element_id for _, element_id in parser.top), parser.top
-
-
-def test_a_stop_sends_the_stoppers_badges_not_their_whole_seat():
-    """A region holding regions (an opponent's spot holds their badges) is sent as the
-    regions in it that changed when nothing else in it did."""
-    table, people, watcher = _table("classic", 3)
-    game = table.current_game()
-    state = actions.state_of(game)
-    while not any(a.kind == "stop" for a in engine.legal_actions(state, state.turn)):
-        move = next(a for a in engine.legal_actions(state, state.turn) if a.kind != "stop")
-        actions.do_play(game.pk, state.turn, move, actions.current_game(table.pk).version)
-        state = actions.state_of(actions.current_game(table.pk))
-    stopper = state.turn
-    data = render.table_data(table.pk)
-    before = {v.pk: render.board(data, v) for v in [*people, watcher]}
-    stop = next(a for a in engine.legal_actions(state, stopper) if a.kind == "stop")
-    actions.do_play(game.pk, stopper, stop, actions.current_game(table.pk).version)
-    data = render.table_data(table.pk)
-    for viewer in [*people, watcher]:
-        new = render.board(data, viewer)
-        message = render.frame(before[viewer.pk], new)
-        names = set(frame_ids(message))
-        if data.seat_of(viewer) == stopper:
-            continue  # their own seat is "me-seat"
-        assert f"badges-{stopper}" in names and f"spot-{stopper}" not in names, names
-        assert "stopped" in message
-        assert apply(before[viewer.pk].html, message) == new.html
 
 
 def test_a_client_swaps_each_element_by_id_wherever_it_is():

@@ -1,6 +1,6 @@
 """Hostile frames, CI-sized: every one gets a clear answer and no game changes.
 
-The frames come from ``benchmarks.fuzz`` (the same generator the 10,000-frame
+The frames come from ``tests.support.fuzz`` (the same generator the 10,000-frame
 run uses) and from hypothesis; they go through in-process websockets to the
 table consumer. A frame is handled when it is answered with an error notice, or
 (chat) with the line escaped; the consumer must never raise. Markup typed as a
@@ -19,12 +19,12 @@ from django.utils.html import escape
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from benchmarks.fuzz import Frame, Lane, hostile_frame, judge, would_change_the_game
 from games import actions
 from games.engine.cards import CODES
 from games.models import Game, Table
 from stopbus_site.asgi import application
 from tests.factories import UserFactory, preset_variant
+from tests.support.fuzz import Frame, Lane, hostile_frame, judge, would_change_the_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(120),
               pytest.mark.usefixtures("fresh_channel_layer")]

@@ -195,12 +195,13 @@ def test_moves_run_in_one_transaction(game, monkeypatch):
 
 
 def test_a_move_costs_a_fixed_number_of_queries(game, django_assert_num_queries):
-    """A person's move: lock the game row, insert the action, read the seats, retire
-    and schedule the jobs, update the game -- and the savepoint around them."""
+    """A person's move: lock the game row, insert the action, read the seats, make the
+    waiting job the next one (one query), update the game -- and the savepoint around
+    them (8 before the waiting job was reused)."""
     game = advance_to_human(game)
     seat, action = human_move(game)
     actions.state_of(game)  # parsed once per process: not what a move costs
-    with django_assert_num_queries(8) as captured:
+    with django_assert_num_queries(7) as captured:
         actions.do_play(game.pk, seat, action, game.version)
     statements = " ".join(q["sql"] for q in captured.captured_queries)
     assert "FOR UPDATE" in statements or "SAVEPOINT" in statements
@@ -216,7 +217,7 @@ def test_a_move_from_a_players_page_finds_their_seat_in_the_same_queries(
     user = Seat.objects.get(table=game.table, position=seat).user
     data = {k: v for k, v in action.to_dict().items() if k != "seat"}
     actions.state_of(game)
-    with django_assert_num_queries(8):
+    with django_assert_num_queries(7):
         played = actions.do_play(game.pk, None, data, game.version, player=user)
     assert Action.objects.get(game=game, seq=game.version + 1).seat == seat
     assert played.state.version == game.version + 1

@@ -37,6 +37,9 @@ RULE_SETS = [p.rules for p in BRAG_PRESETS.values()] + [
     BragRules(starting_chips=6),  # covers, closed pots and players out
     BragRules(starting_chips=4, ante=2),
     BragRules(blind_play=False, shuffle="every_hand"),
+    # the house rules "no ante" (void hands, the deal without an ante) and "fixed stakes"
+    BragRules(starting_chips=8, ante=0, max_raise=0, max_hands=20),
+    BragRules(starting_chips=8, ante=0, betting="pot_limit", max_hands=20),
 ]
 
 
@@ -80,19 +83,29 @@ def rigged_events():
                     bet(2, 10), cover(0), fold(1), chips=[2, 99, 99])
     yield from game(["3C 3D 3H", "KC KD 2H"], look(0), bet(0, 2), look(1), see(1), next_hand())
     yield from game(["7H 7S KD", "2C 5D 9H"], fold(0), chips=[7, 5], max_hands=1)
+    # two blind players: one sees the other without looking (and loses, then wins)
+    yield from game(["3C 3D 3H", "KC KD 2H"], bet(0, 2), see(1))
+    yield from game(["KC KD 2H", "3C 3D 3H"], bet(0, 2), see(1))
+    # no ante: a deal after a prial, a void hand, a player out with no chips
+    yield from game(["3C 3D 3H", "KC KD 2H"], look(0), bet(0, 2), look(1), see(1), next_hand(),
+                    ante=0, max_hands=5)
+    yield from game(["2C 5D 9H", "7H 7S KD", "AS KS QS"], fold(0), fold(1), ante=0,
+                    max_hands=5)
+    yield from game(["2C 5D 9H", "7H 7S KD"], look(0), bet(0, 1), look(1), see(1),
+                    chips=[1, 5], ante=0, max_hands=5)
 
 
 def sentence(event) -> tuple:
     """Which of its kind's sentences an event is said with."""
     data = event.data
     return (event.kind, *{
-        "deal": lambda: (data["shuffled"], data["after_prial"]),
+        "deal": lambda: (data["shuffled"], data["after_prial"], data["ante"] > 0),
         "bet": lambda: (data["blind"],),
         "cover": lambda: (data["chips"] > 0,),
         "see": lambda: (data["blind"], data["seer_won"]),
         "pot": lambda: (data["shown"],),
         "closed_pot": lambda: (event.seat == data["coverer"], data["tie"]),
-        "out": lambda: (data["chips"] > 0,),
+        "out": lambda: (data["chips"] > 0, data["ante"] > 0),
         "game_over": lambda: (event.seat is not None,),
     }.get(event.kind, tuple)())
 
@@ -112,8 +125,11 @@ def test_every_sentence_of_every_kind_is_among_the_events(events):
     said = {sentence(e) for _, e in events}
     assert said == {
         ("cut",), ("look",), ("fold",), ("prial",), ("bet", True), ("bet", False),
-        ("deal", False, False), ("deal", True, False), ("deal", True, True),
-        ("cover", True), ("cover", False), ("out", True), ("out", False),
+        ("deal", False, False, True), ("deal", True, False, True), ("deal", True, True, True),
+        ("deal", False, False, False), ("deal", True, False, False),
+        ("deal", True, True, False), ("void_hand",),
+        ("cover", True), ("cover", False), ("out", True, True), ("out", False, True),
+        ("out", False, False),
         ("see", True, True), ("see", True, False), ("see", False, True), ("see", False, False),
         ("pot", True), ("pot", False), ("game_over", True), ("game_over", False),
         ("closed_pot", True, False), ("closed_pot", False, False),
@@ -221,9 +237,15 @@ def as_stored_before(event) -> dict:
     return stored
 
 
+def stored_before(events):
+    """The events a game stored before could hold: the house rule "no ante" came with the
+    data (a deal with no ante never lacked its ``ante``)."""
+    return [(names, e) for names, e in events if not (e.kind == "deal" and not e.data["ante"])]
+
+
 def test_an_old_event_reads_in_english_as_its_stored_words(events):
     with translation.override("en-gb"):
-        for names, event in events:
+        for names, event in stored_before(events):
             old = as_stored_before(event)
             for viewer in (None, *range(len(names))):
                 assert brag_event_text(old, names, viewer) == event.text_for(viewer)
@@ -233,7 +255,7 @@ def test_an_old_event_reads_in_japanese_exactly_as_a_new_one(events):
     """Read back from its English words, an old event says what the data says now."""
     old_kinds = set()
     with translation.override("ja"):
-        for names, event in events:
+        for names, event in stored_before(events):
             old = as_stored_before(event)
             for viewer in (None, event.seat):
                 said = brag_event_text(old, names, viewer)
@@ -262,3 +284,55 @@ def test_old_deals_and_closed_pots_in_japanese():
             "coverer_hand": {"category": "run", "cards": ["5D", "6H", "7S"]}}, "text": ""},
             NAMES, None)
         assert english_left(brag_event_text(tie, NAMES, None)) == []
+
+
+def random_rules_games(games=60, seed=31):
+    """(names, event) of ``games`` games of uniformly random legal play under rules drawn at
+    random (small stacks, so covers, closed pots and players out come often)."""
+    rng = random.Random(seed)
+    for g in range(games):
+        starting = rng.choice((4, 6, 10, 20))
+        rules = BragRules(starting_chips=starting, ante=rng.choice((1, 1, 2)),
+                          betting=rng.choice(("limit", "pot_limit")),
+                          min_bet=rng.choice((1, 2)), max_bet=rng.choice((4, 10)),
+                          max_raise=rng.choice((2, 10)), blind_play=rng.random() < 0.7,
+                          shuffle=rng.choice(("prial_only", "every_hand")),
+                          threes_high=rng.random() < 0.5,
+                          ace_low_run=rng.choice(("top", "bottom", "none")),
+                          max_hands=rng.choice((6, 12)))
+        names = NAMES[:rng.randint(2, 6)]
+        state, events = new_game(rules, names, f"stored:{seed}:{g}".encode().ljust(32, b"."))
+        yield from ((names, e) for e in events)
+        while state.phase != OVER:
+            if state.phase == SHOWDOWN:
+                state, events = apply(state, next_hand())
+            else:
+                seat = state.turn
+                moves = seat_view(state, seat).legal
+                move = rng.choice(moves)
+                action = (move.action(rng.randint(move.min_stake, move.max_stake))
+                          if move.kind == "bet" else move.action())
+                state, events = apply(state, action)
+            yield from ((names, e) for e in events)
+
+
+def test_stored_games_read_back_from_their_words_say_what_the_data_says():
+    """Many random games, each event stored as games were before their data carried every
+    fact: read back from the English words, every sentence is the one the data says, in
+    English (the stored words themselves) and in Japanese, for every viewer."""
+    read_back = set()
+    compared = 0
+    for names, event in random_rules_games():
+        old = as_stored_before(event)
+        for viewer in (None, *range(len(names))):
+            with translation.override("en-gb"):
+                assert brag_event_text(old, names, viewer) == event.text_for(viewer)
+                assert brag_event_text(event, names, viewer) == event.text_for(viewer)
+            with translation.override("ja"):
+                said = brag_event_text(old, names, viewer)
+                assert said == brag_event_text(event, names, viewer), (event.kind, said)
+            compared += 1
+        if old != event.to_dict():
+            read_back.add(event.kind)
+    assert read_back == {*OLD_DATA, "look"}
+    assert compared > 10_000

@@ -256,7 +256,7 @@ def test_a_bad_preferences_request_is_answered_in_the_players_language():
     response = japanese.post(reverse("accounts:preferences"), {"nothing": "here"})
     assert response.status_code == 400
     assert response.content.decode() == (
-        "sound=on|off か four_colour_deck=on|off を送ってください。")
+        "sound、four_colour_deck、turn_alerts のどれかを on か off で送ってください。")
 
 
 @pytest.mark.django_db
@@ -404,8 +404,9 @@ def _bad_rules():
     ]
     brag_rules = [
         {"betting": "spread"}, {"blind_play": 1}, {"ante": "1"}, {"starting_chips": 0},
-        {"ante": 0}, {"ante": 500}, {"min_bet": 0}, {"max_bet": 0, "min_bet": 2},
-        {"max_raise": 0}, {"max_hands": -1}, {"min_players": 1}, {"max_players": 9},
+        {"ante": -1}, {"ante": 0, "max_hands": 0}, {"ante": 500}, {"min_bet": 0},
+        {"max_bet": 0, "min_bet": 2}, {"max_raise": -1}, {"max_hands": -1}, {"min_players": 1},
+        {"max_players": 9},
         {"min_players": 5, "max_players": 4},
     ]
     for problems, base, changes in ((rule_problems, asdict(HouseRules()), stop_the_bus),
@@ -469,10 +470,10 @@ def test_the_waiting_tables_bot_levels_and_stop_button_are_in_the_readers_langua
     table = actions.do_create_table(host, name="T", variant=classic, seats=4)
     with translation.override("ja"):
         levels = board_for(load_table(table.pk), host)["bot_levels"]
-    assert levels["random"] == "初心者（ランダム）"
+    assert levels["random"] == "初心者"
     with translation.override("en-gb"):
         levels = board_for(load_table(table.pk), host)["bot_levels"]
-    assert levels["random"] == "Beginner (random)"
+    assert levels["random"] == "Beginner"
 
     for _ in range(3):
         actions.do_add_bot(table, host, "random")

@@ -119,15 +119,17 @@ def every_brag_rules():
     """Brag rules across every option that changes a sentence of its summary."""
     from games.engine.brag.rules import BragRules
 
-    options = itertools.product((1, 100), (1, 2), (True, False), ("limit", "pot_limit"),
-                                (True, False), ("top", "bottom", "none"),
+    # ante 0 ("no ante", needs a number of hands) and max_raise 0 ("fixed stakes") included
+    options = itertools.product((1, 100), (0, 1, 2), (0, 10), (True, False),
+                                ("limit", "pot_limit"), (True, False), ("top", "bottom", "none"),
                                 ("prial_only", "every_hand"), (0, 50))
-    for chips, ante, blind, betting, threes_high, ace_low_run, shuffle, hands in options:
-        if ante > chips:
+    for (chips, ante, max_raise, blind, betting, threes_high, ace_low_run, shuffle,
+         hands) in options:
+        if ante > chips or (ante == 0 and hands == 0):
             continue
-        yield BragRules(starting_chips=chips, ante=ante, blind_play=blind, betting=betting,
-                        threes_high=threes_high, ace_low_run=ace_low_run, shuffle=shuffle,
-                        max_hands=hands)
+        yield BragRules(starting_chips=chips, ante=ante, max_raise=max_raise, blind_play=blind,
+                        betting=betting, threes_high=threes_high, ace_low_run=ace_low_run,
+                        shuffle=shuffle, max_hands=hands)
 
 
 def test_brag_summary_is_the_engines_in_english_and_plain_japanese():

@@ -167,6 +167,9 @@ GAMES = [
 ]
 
 
+# a whole game, rendered for three readers at every showdown: the Commerce game of this
+# deck took 78 s and 196 s in two runs alone on PostgreSQL: over the suite's 120 s limit
+@pytest.mark.timeout(600)
 @pytest.mark.parametrize(("slug", "bots"), GAMES, ids=[g[0] for g in GAMES])
 def test_a_board_in_japanese_says_nothing_in_english(slug, bots):
     people = japanese("さくら", "ひろし")

@@ -2,7 +2,7 @@
 and a server restart between a turn's start and its deadline.
 
 The first two run in this process against the ASGI application. The others start
-real daphne processes (``benchmarks.stack``) on this run's PostgreSQL test
+real daphne processes (``tests.support.stack``) on this run's PostgreSQL test
 database; the Redis ones start a Redis of their own, because restarting the
 shared one would break everybody else's tests.
 """
@@ -26,8 +26,6 @@ from django.utils import timezone
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from benchmarks.fault import FaultPlayer, Run, SentMove, audit
-from benchmarks.stack import RedisServer, Stack
 from games import actions, engine
 from games.engine import GreedyBot, seat_view
 from games.engine.cards import CODES
@@ -36,6 +34,8 @@ from stopbus_site.asgi import application
 from tests.conftest import IN_CI
 from tests.factories import UserFactory
 from tests.html_contract import cards_in
+from tests.support.fault import FaultPlayer, Run, SentMove, audit
+from tests.support.stack import RedisServer, Stack
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -174,7 +174,7 @@ async def test_a_change_whose_announcement_was_lost_reaches_the_others_when_a_pa
     pages = {seat: await open_table(user, table.pk) for seat, user in people.items()}
     for page in pages.values():
         await waiting_frames(page)
-    monkeypatch.setattr(actions.base, "group_send", lambda *args, **kwargs: None)
+    monkeypatch.setattr(actions.base, "group_send_many", lambda *args, **kwargs: False)
     seat, move, version = await sync_to_async(next_move)(game.pk)
     await sync_to_async(actions.do_play)(game.pk, seat, move, version)  # told to nobody
     monkeypatch.undo()

@@ -55,10 +55,12 @@ async def test_channel_layer_round_trip_through_redis():
 
 @pytest.mark.redis
 def test_cache_round_trip_through_redis():
-    from django.core.cache.backends.redis import RedisCache
+    from django_redis.cache import RedisCache
 
     cache = caches["default"]
     assert isinstance(cache, RedisCache)
+    # one client, kept: Django's own backend built one for every call
+    assert cache.client.get_client() is cache.client.get_client()
     key = f"test-{uuid.uuid4().hex}"
     cache.set(key, {"lives": 3}, timeout=30)
     assert cache.get(key) == {"lives": 3}

@@ -34,6 +34,7 @@ from .clock import (
                    do_run_job,
                    next_due_in,
 )
+from .guests import do_forget_guests, idle_guests
 from .moves import (
                    Played,
                    bot_choice,
@@ -42,6 +43,13 @@ from .moves import (
                    do_take_seat_back,
                    player_seat,
                    seat_of_player,
+)
+from .post import (
+                   check_post_table_limit,
+                   do_skip_table,
+                   do_take_holiday,
+                   may_open_post_table,
+                   post_table_limit,
 )
 from .presence import (
                    abandon_after,
@@ -55,6 +63,7 @@ from .presence import (
 from .tables import (
                    do_add_bot,
                    do_create_table,
+                   do_invite,
                    do_join_table,
                    do_play_again,
                    do_remove_bot,
@@ -63,12 +72,16 @@ from .tables import (
 )
 
 __all__ = [
+    "check_post_table_limit", "do_skip_table", "do_take_holiday", "may_open_post_table",
+    "post_table_limit",
     "LEASE", "LOBBY_GROUP", "TIMEOUTS_BEFORE_AWAY", "WORKER_ID", "Played", "Refused",
     "abandon_after", "announce_lobby", "bot_choice", "bot_name_for", "clean_chat",
     "current_game", "do_add_bot", "do_arrive", "do_chat", "do_check_abandoned",
-    "do_claim_due_jobs", "do_create_table", "do_depart", "do_end_sessions", "do_join_table",
-    "do_leave_table",
+    "do_claim_due_jobs", "do_create_table", "do_depart", "do_invite", "do_end_sessions",
+    "do_forget_guests",
+    "do_join_table", "do_leave_table",
     "do_ping", "do_play", "do_play_again", "do_ready", "do_remove_bot", "do_run_due_jobs",
     "do_run_job", "do_set_spectators", "do_start_game", "do_take_seat_back", "group_send",
-    "next_due_in", "player_seat", "seat_of_player", "seats_in_order", "state_of", "user_group",
+    "idle_guests", "next_due_in", "player_seat", "seat_of_player", "seats_in_order", "state_of",
+    "user_group",
 ]

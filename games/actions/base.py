@@ -8,8 +8,8 @@ helpers inside their own transaction.
 
 from __future__ import annotations
 
+import asyncio
 import logging
-import time
 import uuid
 from collections import OrderedDict
 from datetime import timedelta
@@ -26,6 +26,7 @@ from ..engine import GameState
 from ..engine.game import OVER, SHOWDOWN  # every kind's engine names these phases alike
 from ..kinds import kind_for
 from ..models import Game, Job, Seat, Table
+from ..pace import LIVE, is_post
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +85,14 @@ def state_of(game: Game) -> GameState:
     return state
 
 
+def known_state(game_id: int, version: int) -> bool:
+    """Whether this process holds ``game_id``'s state at ``version`` already (pages that
+    list many games read a snapshot only when it is not)."""
+    with _STATES_LOCK:
+        cached = _STATES.get(game_id)
+        return cached is not None and cached[0] == version
+
+
 def remember(game_id: int, state: GameState) -> None:
     with _STATES_LOCK:
         _STATES[game_id] = (state.version, state)
@@ -140,11 +149,17 @@ def schedule_after(game: Game, state: GameState, seats: list[Seat], turn_seconds
     Sets ``game.deadline``; ``save_deadline=False`` leaves storing it to the caller's
     own update of the game row (one query fewer on every move)."""
     now = timezone.now()
-    Job.objects.filter(game_id=game.pk, done_at__isnull=True).update(
-        done_at=now, result="superseded")
+    pending = Job.objects.filter(game_id=game.pk, done_at__isnull=True)
     deadline = None
     job = None
-    if state.phase == OVER:
+    if is_post(getattr(game.table, "pace", LIVE)):  # a post table's clock: games.actions.post
+        from .post import schedule_post_turn
+
+        # its deadline and last call are two jobs of its own: the old ones retire first
+        pending.update(done_at=now, result="superseded")
+        deadline = schedule_post_turn(game, state, seats, now)
+        pending = None
+    elif state.phase == OVER:
         pass
     elif state.phase == SHOWDOWN:
         job = Job(kind=Job.Kind.NEXT_HAND, due_at=now + showdown_pause())
@@ -153,9 +168,18 @@ def schedule_after(game: Game, state: GameState, seats: list[Seat], turn_seconds
     elif turn_seconds:
         deadline = now + timedelta(seconds=turn_seconds)
         job = Job(kind=Job.Kind.TURN_TIMEOUT, seat=state.turn, due_at=deadline)
-    if job is not None:
+    if job is None:
+        if pending is not None:
+            pending.update(done_at=now, result="superseded")
+    else:
         job.table_id, job.game_id, job.version = game.table_id, game.pk, state.version
-        job.save(force_insert=True)
+        # the game's waiting job (the turn it had scheduled) becomes the new one: one
+        # query in the move's transaction, not two. A job a clock process holds is left
+        # to it (it finds it stale, by its version, and marks it done itself).
+        if not pending.filter(claimed_at__isnull=True).update(
+                kind=job.kind, seat=job.seat, due_at=job.due_at, version=job.version,
+                table_id=job.table_id):
+            job.save(force_insert=True)
     if game.deadline != deadline:
         game.deadline = deadline
         if save_deadline:
@@ -172,31 +196,49 @@ def reschedule(game: Game) -> None:
 
 
 def group_send(group: str, message: dict) -> None:
+    group_send_many([(group, message)])
+
+
+def group_send_many(messages: list[tuple[str, dict]]) -> bool:
+    """Send each (group, message), all at once: one hand-off to the event loop however
+    many audiences a change has. False if any could not be sent."""
     layer = get_channel_layer()
-    if layer is None:
-        return
-    for attempt in (1, 2):
-        try:
-            async_to_sync(layer.group_send)(group, message)
-            return
-        except Exception:  # a dead layer must not undo a committed change; pages resync
+    if layer is None or not messages:
+        return layer is not None
+
+    async def send_all():
+        results = await asyncio.gather(*(layer.group_send(g, m) for g, m in messages),
+                                       return_exceptions=True)
+        failed = [(g, m) for (g, m), r in zip(messages, results, strict=True)
+                  if isinstance(r, Exception)]
+        sent = True
+        if failed:
             # once more: after Redis restarts, the first use of each pooled connection
             # fails, and an announcement lost here leaves the table's pages behind
-            if attempt == 2:
-                log.exception("could not tell group %s", group)
+            for g, m in failed:
+                try:
+                    await layer.group_send(g, m)
+                except Exception:  # a dead layer must not undo a committed change
+                    log.exception("could not tell group %s", g)
+                    sent = False
+        return sent
+
+    try:
+        return async_to_sync(send_all)()
+    except Exception:
+        log.exception("could not tell %d groups", len(messages))
+        return False
 
 
 def announce_table(table_id: int, version: int | None = None, lobby: bool = True) -> None:
-    """After commit: every page of the table shows it again (each its own viewer's view).
-
-    The message carries no cards, only the version, a stamp naming this change
-    (pages in one process that get the same stamp read the table once between them, see
-    ``games.render``) and when it was committed (``games.ratelimit.late``)."""
-    message = {"type": "table.changed", "version": version, "stamp": uuid.uuid4().hex}
+    """After commit: every page of the table shows it (``games.actions.publish``: the
+    change is rendered here, once, and each audience is sent its ready fragments).
+    ``version``, the game's new version, is for the reader: a pass reads the table as
+    committed when it runs."""
+    from .publish import publish
 
     def send():
-        message["at"] = time.time()  # committed: each page says how late it shows it
-        group_send(f"table-{table_id}", message)
+        publish(table_id)
         if lobby:
             announce_lobby()
 

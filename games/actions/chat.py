@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from django.db import transaction
+from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -24,6 +25,9 @@ def clean_chat(text: str) -> str:
 
 def do_chat(table: Table, user, text: str) -> ChatMessage:
     """A chat line at ``table``: players always, spectators if the table allows it."""
+    if getattr(user, "is_guest", False) and not setting("STOPBUS_GUEST_CHAT", False):
+        raise Refused("guest_chat", _("Guests cannot chat here. Sign up to chat at the "
+                                      "tables."))
     text = clean_chat(text)
     if not text:
         raise Refused("empty", _("Write something first."))
@@ -48,5 +52,7 @@ def do_chat(table: Table, user, text: str) -> ChatMessage:
     with transaction.atomic():
         message = ChatMessage.objects.create(table=table, game=current_game(table.pk),
                                              user=user, text=text)
-        send_on_commit(table.group_name, {"type": "chat.message", "id": message.pk})
+        # the line is rendered here, once: pages forward it
+        html = render_to_string("games/_chat_append.html", {"message": message})
+        send_on_commit(table.group_name, {"type": "chat.message", "html": html})
     return message

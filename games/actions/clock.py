@@ -17,12 +17,14 @@ import socket
 from datetime import timedelta
 
 from django.db import transaction
+from django.db.models import Case, Value, When
 from django.utils import timezone
 
 from ..kinds import kind_for
 from ..models import Game, Job, Seat
 from .base import Refused, announce_table, lock_game, seats_in_order, state_of, touch_table
 from .moves import bot_choice, do_play
+from .post import do_last_call, play_post_deadline
 from .presence import do_check_abandoned
 
 log = logging.getLogger(__name__)
@@ -37,22 +39,40 @@ def _claimable(now):
     return Job.objects.filter(done_at__isnull=True).exclude(claimed_at__gt=now - LEASE)
 
 
+# What people were promised comes first: a last call (a reminder, worth only on time,
+# and cheap: one notification) before a turn's deadline (a move or two), and both before
+# the bot moves and deals that are due with them, so that a busy clock makes bots slower
+# before it makes a reminder or a deadline late.
+PROMISED = (Job.Kind.LAST_CALL, Job.Kind.TURN_TIMEOUT)
+
+
 def do_claim_due_jobs(limit: int = 20, now=None, worker: str = WORKER_ID) -> list[Job]:
     now = now or timezone.now()
+    first = Case(*(When(kind=kind, then=Value(n)) for n, kind in enumerate(PROMISED)),
+                 default=Value(len(PROMISED)))
     with transaction.atomic():
         due = (_claimable(now).select_for_update(skip_locked=True).filter(due_at__lte=now)
-               .order_by("due_at"))
+               .order_by(first, "due_at"))
         ids = list(due.values_list("pk", flat=True)[:limit])
         if ids:
             Job.objects.filter(pk__in=ids).update(claimed_at=now, claimed_by=worker)
     if not ids:
         return []
     return list(Job.objects.filter(pk__in=ids, claimed_by=worker, claimed_at=now)
-                .select_related("game", "table").order_by("due_at"))
+                .select_related("game", "table").order_by(first, "due_at"))
 
 
-def do_run_job(job: Job) -> str:
-    """Do what ``job`` is for, if it still applies. Returns what happened, in words."""
+def do_run_job(job: Job, worker: str = WORKER_ID) -> str:
+    """Do what ``job`` is for, if it still applies. Returns what happened, in words.
+
+    A job run without the clock's claim (``do_claim_due_jobs``) is claimed here first: a
+    move it plays turns the game's unclaimed waiting job into the next turn's job
+    (``schedule_after``), and that must not be this one, which is marked done below."""
+    if job.claimed_at is None:
+        now = timezone.now()
+        Job.objects.filter(pk=job.pk, claimed_at__isnull=True).update(claimed_at=now,
+                                                                       claimed_by=worker)
+        job.claimed_at, job.claimed_by = now, worker
     try:
         result = _run(job)
     except Refused as exc:
@@ -86,6 +106,8 @@ def next_due_in(default: float) -> float:
 def _run(job: Job) -> str:
     if job.kind == Job.Kind.ABANDON_CHECK:
         return do_check_abandoned(job.table_id)
+    if job.kind == Job.Kind.LAST_CALL:
+        return do_last_call(job)
     game = Game.objects.select_related("table").get(pk=job.game_id)
     if game.status != Game.Status.PLAYING or game.version != job.version:
         return "stale"
@@ -101,6 +123,8 @@ def _run(job: Job) -> str:
         played = do_play(game.pk, job.seat, bot_choice(game, state, job.seat, level),
                          job.version, by="bot")
         return f"bot played {played.events[0].kind if played.events else 'a move'}"
+    if job.kind == Job.Kind.TURN_TIMEOUT and game.table.is_post:
+        return play_post_deadline(game, state, seat, job)
     if job.kind == Job.Kind.TURN_TIMEOUT:
         return _play_for_absent_player(game, state, seat, job)
     return f"unknown job kind {job.kind}"

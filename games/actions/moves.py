@@ -28,6 +28,7 @@ from .base import (
     state_of,
     touch_table,
 )
+from .post import tell_places
 
 
 @dataclass
@@ -60,7 +61,8 @@ def do_play(game_id: int, seat: int | None, data, version: int | None,
             # what the move and scheduling need of the seats, and no more (while a game
             # runs, the i-th seat row is engine seat i)
             seats = list(Seat.objects.filter(table_id=game.table_id).order_by("position")
-                         .only("id", "position", "user_id", "bot_level", "away", "timeouts"))
+                         .only("id", "position", "user_id", "bot_level", "away", "timeouts",
+                               "turn_version"))
             if player is not None:
                 seat = _seat_of(seats, player)
             kind = kind_for(game)
@@ -85,7 +87,7 @@ def do_play(game_id: int, seat: int | None, data, version: int | None,
             Action(game_id=game.pk, seq=new_state.version, seat=seat, payload=action.to_dict(),
                    events=[e.to_dict() for e in events], by=by).save(force_insert=True)
             if by == "player" and seat is not None and seats[seat].timeouts:
-                Seat.objects.filter(pk=seats[seat].pk).update(timeouts=0)
+                Seat.objects.filter(pk=seats[seat].pk).update(timeouts=0, missed_since=None)
             over = new_state.phase == OVER
             schedule_after(game, new_state, seats, game.table.turn_seconds, save_deadline=False)
             game.state = new_state.to_dict()
@@ -134,11 +136,13 @@ def player_seat(game: Game, user) -> int:
 
 
 def _finish(game: Game, state: GameState) -> None:
-    for player in GamePlayer.objects.filter(game_id=game.pk):
+    players = list(GamePlayer.objects.filter(game_id=game.pk))
+    for player in players:
         if player.left_early and player.place is not None:
             continue
         player.place = state.places[player.seat]
         player.save(update_fields=["place"])
+    tell_places(game, players)
     Table.objects.filter(pk=game.table_id).update(status=Table.Status.FINISHED,
                                                    updated_at=timezone.now())
     # the stats, ratings included, are written here in the last move's transaction: the
@@ -176,7 +180,8 @@ def do_take_seat_back(game: Game, user) -> None:
             raise Refused("not_away", _("You are already playing your own seat."))
         seat.away = False
         seat.timeouts = 0
-        seat.save(update_fields=["away", "timeouts"])
+        seat.missed_since = None
+        seat.save(update_fields=["away", "timeouts", "missed_since"])
         touch_table(game.table_id)
         reschedule(game)
 

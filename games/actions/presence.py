@@ -36,8 +36,9 @@ from .base import (
 )
 
 # how stale a page's presence row and its table's humans_last_seen may get before a ping
-# writes them again: well inside presence.FRESH (90 s), with a ping every ~25 s
-PING_REFRESH = timedelta(seconds=30)
+# writes them again: at most once a minute, well inside presence.FRESH (150 s), with a
+# ping every ~25 s
+PING_REFRESH = timedelta(seconds=who.REFRESH)
 
 
 def abandon_after() -> timedelta:
@@ -171,7 +172,10 @@ def _replace_with_bot(table: Table, seat: Seat) -> None:
 
 
 def schedule_abandon_check(table: Table) -> None:
-    """Look at this table again once the abandon period has passed."""
+    """Look at this table again once the abandon period has passed (a post table's
+    players are away by design: it is never abandoned)."""
+    if table.is_post:
+        return
     Job.objects.filter(table=table, kind=Job.Kind.ABANDON_CHECK, done_at__isnull=True).update(
         done_at=timezone.now(), result="superseded")
     Job.objects.create(kind=Job.Kind.ABANDON_CHECK, table=table,
@@ -182,6 +186,8 @@ def do_check_abandoned(table_id: int) -> str:
     table = Table.objects.filter(pk=table_id).first()
     if table is None or table.status in (Table.Status.CLOSED, Table.Status.FINISHED):
         return "nothing to do"
+    if table.is_post:  # its players are away by design; the deadlines play for them
+        return "a post table waits for its players"
     if who.humans_connected(table):
         schedule_abandon_check(table)
         return "people are here"

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ..engine.fairness import new_seed
 from ..kinds import kind_for
-from ..models import Action, Game, GamePlayer, Seat, Table, Variant
+from ..models import Action, Game, GamePlayer, Invitation, Seat, Table, Variant
+from ..pace import PACE_SECONDS, POST_PACES, is_post, pace_words
 from ..rules_text import variant_name
 from .base import (
     Refused,
@@ -20,6 +22,7 @@ from .base import (
     schedule_after,
     send_to_channel,
 )
+from .post import _notify, _withdraw, check_post_table_limit, tell_started
 from .presence import schedule_abandon_check
 
 
@@ -32,7 +35,17 @@ def free_position(table: Table) -> int | None:
 
 
 def do_create_table(host, *, name: str, variant: Variant, seats: int, private: bool = False,
-                    allow_spectators: bool = True, spectator_chat: bool = True) -> Table:
+                    allow_spectators: bool = True, spectator_chat: bool = True,
+                    pace: str | None = None, practice: bool = False) -> Table:
+    pace = variant.pace if pace in (None, "") else pace
+    if pace not in PACE_SECONDS:
+        raise Refused("pace", _("Choose a pace: live, or a time per move of %(choices)s.") % {
+            "choices": ", ".join(pace_words(p) for p in POST_PACES)})
+    if is_post(pace):
+        check_post_table_limit(host)
+    if private and getattr(host, "is_guest", False):
+        raise Refused("guest_private", _("Guests cannot open private tables. Sign up to "
+                                         "invite friends to a table of your own."))
     if not variant.active:
         raise Refused("inactive_variant", _("%(variant)s is not offered any more.") % {
             "variant": variant_name(variant)})
@@ -45,7 +58,8 @@ def do_create_table(host, *, name: str, variant: Variant, seats: int, private: b
         table = Table.objects.create(
             name=name.strip() or f"{host.username}'s table", variant=variant, host=host,
             seats=seats, private=private, allow_spectators=allow_spectators,
-            spectator_chat=spectator_chat, turn_seconds=variant.turn_seconds)
+            spectator_chat=spectator_chat, practice=practice, pace=pace,
+            turn_seconds=None if practice else variant.turn_seconds)
         Seat.objects.create(table=table, position=0, user=host)
         schedule_abandon_check(table)
         announce_table(table.pk)
@@ -60,6 +74,8 @@ def do_join_table(table: Table, user) -> Seat:
         existing = table.seat_set.filter(user=user).first()
         if existing:
             return existing
+        if table.is_post:
+            check_post_table_limit(user)
         position = free_position(table)
         if position is None:
             raise Refused("full", _("This table is full."))
@@ -67,6 +83,9 @@ def do_join_table(table: Table, user) -> Seat:
         if table.host_id is None:
             table.host = user
         table.save(update_fields=["host", "updated_at"])
+        if Invitation.objects.filter(table=table, user=user).exists():
+            # they came: the invitation's notice is read, its pushes not sent
+            _withdraw(user.pk, f"invited:{table.pk}:{user.pk}")
         announce_table(table.pk)
         if free_position(table) is None:
             start_locked(table)
@@ -123,6 +142,44 @@ def do_set_spectators(table: Table, by_user, allow: bool) -> None:
         announce_table(table.pk, lobby=False)
 
 
+def do_invite(table: Table, by_user, username: str) -> Invitation:
+    """The host of a waiting table invites a registered player by name: the player is told
+    (the ``invited`` notification, in the bell and by push as they chose) with the table's
+    link, and may open the table even when it is private."""
+    name = (username or "").strip()
+    if not name:
+        raise Refused("invite_name", _("Enter the username of the player to invite."))
+    with transaction.atomic():
+        table = lock_table(table.pk)
+        must_be_host(table, by_user)
+        if table.status != Table.Status.WAITING:
+            raise Refused("started", _("Players can only be invited before the game starts."))
+        if free_position(table) is None:
+            raise Refused("full", _("This table is full."))
+        invitee = (get_user_model().objects.filter(username__iexact=name, is_active=True)
+                   .first())
+        if invitee is None:
+            raise Refused("invite_unknown", _("There is no player called “%(name)s”.") % {
+                "name": name[:150]})
+        if invitee.pk == by_user.pk:
+            raise Refused("invite_self", _("You are at this table already."))
+        if invitee.is_guest:
+            raise Refused("invite_guest", _("%(name)s plays as a guest: guests cannot be "
+                                            "invited by name. Send them the table's link.")
+                          % {"name": invitee.username})
+        if table.seat_set.filter(user=invitee).exists():
+            raise Refused("invite_seated", _("%(name)s sits at this table already.") % {
+                "name": invitee.username})
+        invitation, created = Invitation.objects.get_or_create(
+            table=table, user=invitee, defaults={"invited_by": by_user})
+        if not created:
+            raise Refused("invite_again", _("%(name)s is invited already.") % {
+                "name": invitee.username})
+        _notify(invitee.pk, "invited", table, params={"host": by_user.username},
+                key=f"invited:{table.pk}:{invitee.pk}")
+    return invitation
+
+
 def do_start_game(table: Table, by_user) -> Game:
     with transaction.atomic():
         table = lock_table(table.pk)
@@ -164,9 +221,13 @@ def start_locked(table: Table) -> Game:
     state, events = kind_for(table).new_game(rules, names, seed)
     number = (table.games.order_by("-number").values_list("number", flat=True).first() or 0) + 1
     humans = sum(1 for seat in seats if seat.user_id)
+    # guests play unrated, and a game with a guest in it is unrated for everyone (a
+    # rating won from an unrated player would mean nothing); practice is never rated
+    guests = any(seat.user_id and seat.user.is_guest for seat in seats)
     game = Game.objects.create(
         table=table, number=number, variant=table.variant, rules=rules.to_dict(),
-        rated=table.variant.rated and humans >= 2, seed=seed.hex(), state=state.to_dict(),
+        rated=table.variant.rated and humans >= 2 and not guests and not table.practice,
+        seed=seed.hex(), state=state.to_dict(),
         version=0, recent_events=recent([], 0, events))
     GamePlayer.objects.bulk_create([
         GamePlayer(game=game, seat=i, user=seat.user, bot_level=seat.bot_level,
@@ -179,9 +240,10 @@ def start_locked(table: Table) -> Game:
     remember(game.pk, state)
     schedule_after(game, state, seats, table.turn_seconds)
     announce_table(table.pk, 0)
+    tell_started(table, seats)
     return game
 
 
-__all__ = ["do_add_bot", "do_create_table", "do_join_table", "do_play_again",
+__all__ = ["do_add_bot", "do_create_table", "do_invite", "do_join_table", "do_play_again",
            "do_remove_bot", "do_set_spectators", "do_start_game", "free_position",
            "start_locked"]

@@ -30,7 +30,7 @@ from .game import (
 )
 from .views import SeatView
 
-MAX_SWAP_CANDIDATES = 4
+MAX_SWAP_CANDIDATES = 3
 
 
 def _unseen(view: SeatView, mine) -> list[int]:
@@ -90,11 +90,25 @@ class _Playout:
             hands[self.me] = [pool.pop() for _ in range(3)]
         else:
             hands[self.me] = mine
+        # with a stock, an opponent has kept the best of what it drew: about a card a round
+        drawn = (min(view.turns // max(len(self.active), 1), 3)
+                 if view.exchange == "stock" else 0)
+        evaluate = self.evaluate
         for seat in self.active:
             if seat == self.me:
                 continue
             known = list(view.known[seat])
-            hands[seat] = known + [pool.pop() for _ in range(view.card_counts[seat] - len(known))]
+            need = view.card_counts[seat] - len(known)
+            if drawn and need > 0 and view.card_counts[seat] == 3:
+                extra = [pool.pop() for _ in range(need + drawn)]
+                keep = max(itertools.combinations(extra, need),
+                           key=lambda combo: evaluate((*known, *combo)).strength)
+                for c in extra:
+                    if c not in keep:
+                        pool.insert(0, c)  # back under the stock, unseen
+                hands[seat] = known + list(keep)
+            else:
+                hands[seat] = known + [pool.pop() for _ in range(need)]
         h = _Hand.__new__(_Hand)
         h.hands = hands
         h.widow = list(view.widow)
@@ -290,14 +304,16 @@ def _candidates(bot, view: SeatView) -> list[Action]:
     return others
 
 
-def choose_by_sampling(bot, view: SeatView) -> Action:
+def choose_by_sampling(bot, view: SeatView, skip: str | None = None) -> Action:
+    """The candidate with the best average play-out (leaving out those of kind ``skip``)."""
     candidates = _candidates(bot, view)
+    candidates = [a for a in candidates if a.kind != skip] or candidates
     if len(candidates) == 1:
         return candidates[0]
     playout = _Playout(bot, view)
     totals = [0.0] * len(candidates)
     rng = bot.rng
-    for _ in range(bot.samples):
+    for _ in range(bot.samples_for(view)):
         root = playout.determinize(rng)
         for i, action in enumerate(candidates):
             h = root.copy()

@@ -133,6 +133,13 @@ def seat_box(p, scoring):
 
 
 @register.simple_tag
+def memo_box(template_name, p):
+    """A seat's box drawn by ``template_name`` (which sees only ``p``), each distinct one
+    rendered once per process, like :func:`seat_box` (a kind's own seat template)."""
+    return _memo(template_name, p, "")
+
+
+@register.simple_tag
 def seat_badges(p, scoring):
     """A player's badges (``games/_seat_badges.html``): lives, dealer, turn..."""
     return _memo("games/_seat_badges.html", p, scoring)
@@ -168,8 +175,12 @@ def log_entries(events):
     in the middle of an action) lets a page be sent only the new rows (``games.render``)."""
     rows, count = [], {}
     for seq, text, kind in reversed(events):
-        n = count[seq] = count.get(seq, -1) + 1
-        rows.append(f'<li class="log__item log__item--{escape(str(kind))}" id="log-{seq}-{n}">'
+        # a player leaving is logged under the last move's number, after its events: its
+        # rows are counted apart, so that the move's rows keep their ids
+        left = kind == "left"
+        n = count[seq, left] = count.get((seq, left), -1) + 1
+        row_id = f"log-{seq}-left-{n}" if left else f"log-{seq}-{n}"
+        rows.append(f'<li class="log__item log__item--{escape(str(kind))}" id="{row_id}">'
                     f'{_log_words(str(text))}</li>')
     return mark_safe("".join(rows))  # noqa: S308 -- every value is escaped
 
@@ -189,6 +200,7 @@ _ICONS = {
              '<path d="M16 9a4 4 0 0 1 0 6M18.5 6.5a8 8 0 0 1 0 11"/>',
     "mute": '<path d="M4 9v6h4l5 4V5L8 9z"/><path d="M16 9l5 6M21 9l-5 6"/>',
     "bell": '<path d="M6 16V11a6 6 0 0 1 12 0v5l2 2H4zM10 20a2 2 0 0 0 4 0"/>',
+    "bell-off": '<path d="M6 16V11a6 6 0 0 1 12 0v5l2 2H4zM10 20a2 2 0 0 0 4 0M3 3l18 18"/>',
     "keys": '<rect x="2" y="6" width="20" height="12" rx="2"/><path d="M6 10h1M10 10h1M14 10h1'
             'M18 10h0M7 14h10"/>',
     "bot": '<rect x="5" y="8" width="14" height="11" rx="3"/><path d="M12 4v4M9 13h0M15 13h0"/>',

@@ -9,7 +9,8 @@
   var socket = null;
   var PING_EVERY_MS = 25000;
   var reduceMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
-  var baseTitle = document.title;
+  // without the count of post tables waiting ("(2) "), which turns.js puts back in front
+  var baseTitle = document.title.replace(/^\(\d+\)\s/, "");
 
   // Reconnect soon after a drop, then back off (with jitter) to at most 5 seconds.
   htmx.config.wsReconnectDelay = function (retryCount) {
@@ -53,10 +54,15 @@
     }
   });
 
-  // Keep the server's list of who is here fresh.
-  setInterval(function () {
-    if (socket) { socket.send(JSON.stringify({ kind: "ping" })); }
-  }, PING_EVERY_MS);
+  // Keep the server's list of who is here fresh, and tell it whether this page is on
+  // screen (a player with the table in view needs no other notice of their turn).
+  function ping() {
+    if (socket) {
+      socket.send(JSON.stringify({ kind: "ping", visible: document.visibilityState === "visible" }));
+    }
+  }
+  setInterval(ping, PING_EVERY_MS);
+  document.addEventListener("visibilitychange", ping);
 
   // ---- The turn clock: the server sends the deadline; the page counts down to it, and
   // the ring round the player to move drains with it.
@@ -198,30 +204,66 @@
     });
   }
 
-  // ---- Attention: tab title, favicon and (if allowed with a click) a notification.
+  // ---- Attention: tab title, favicon and, when the player's turn alerts are on and the
+  // browser allows it, a notification. The switch is the player's (saved on the account;
+  // a visitor's in this browser's localStorage), apart from the browser's permission; the
+  // bell says what a click will do.
   var favicon = document.querySelector('link[rel="icon"]');
   var notifyToggle = document.getElementById("notify-toggle");
-  if (notifyToggle && "Notification" in window) {
-    notifyToggle.hidden = false;
-    var showPermission = function () {
-      var label = notifyToggle.querySelector("[data-label]");
-      if (Notification.permission === "granted") {
-        notifyToggle.setAttribute("aria-pressed", "true");
-        if (label) { label.textContent = notifyToggle.dataset.granted; }
-      } else if (Notification.permission === "denied" && label) {
-        label.textContent = notifyToggle.dataset.denied;
-      }
-    };
-    showPermission();
+  var ALERTS_KEY = "stopbus-turn-alerts";
+  var canNotify = "Notification" in window;
+  function alertsOn() {
+    if (!notifyToggle) { return false; }
+    if (notifyToggle.dataset.alerts) { return notifyToggle.dataset.alerts === "on"; }
+    try { return localStorage.getItem(ALERTS_KEY) !== "off"; } catch (e) { return true; }
+  }
+  function showAlerts() {
+    if (!notifyToggle) { return; }
+    var on = alertsOn();
+    var text = notifyToggle.dataset.labelOff;
+    if (on) {
+      text = !canNotify || Notification.permission === "granted" ? notifyToggle.dataset.labelOn
+        : Notification.permission === "denied" ? notifyToggle.dataset.labelBlocked
+        : notifyToggle.dataset.labelAsk;
+    }
+    notifyToggle.setAttribute("aria-pressed", on ? "true" : "false");
+    notifyToggle.title = text;
+    var label = notifyToggle.querySelector("[data-label]");
+    if (label) { label.textContent = text; }
+  }
+  function saveAlerts(on) {
+    if (notifyToggle.dataset.alerts) {
+      notifyToggle.dataset.alerts = on ? "on" : "off";
+      fetch(page.dataset.preferences, {
+        method: "POST", body: new URLSearchParams({ turn_alerts: on ? "on" : "off" }),
+        credentials: "same-origin", headers: { "X-CSRFToken": csrfToken(), "HX-Request": "true" }
+      });
+    } else {
+      try { localStorage.setItem(ALERTS_KEY, on ? "on" : "off"); } catch (e) { /* private mode */ }
+    }
+    showAlerts();
+  }
+  if (notifyToggle) {
+    showAlerts();
     notifyToggle.addEventListener("click", function () {
-      Notification.requestPermission().then(showPermission);
+      var on = alertsOn();
+      if (on && canNotify && Notification.permission === "default") {
+        // on, but the browser has not been asked yet: this click asks it
+        Notification.requestPermission().then(showAlerts);
+        return;
+      }
+      saveAlerts(!on);
+      if (!on && canNotify && Notification.permission === "default") {
+        Notification.requestPermission().then(showAlerts);
+      }
     });
   }
 
   function attention(myTurn, becameMine) {
     document.title = myTurn ? "\u25CF " + page.dataset.titleTurn + " \u00B7 " + baseTitle : baseTitle;
+    if (window.stopbusTitleCount) { window.stopbusTitleCount(); }
     if (favicon) { favicon.href = myTurn ? page.dataset.faviconTurn : page.dataset.favicon; }
-    if (becameMine && document.hidden && "Notification" in window && Notification.permission === "granted") {
+    if (becameMine && document.hidden && alertsOn() && canNotify && Notification.permission === "granted") {
       var note = new Notification(page.dataset.notifyTurn, { tag: "stopbus-turn", icon: page.dataset.faviconTurn });
       note.onclick = function () { window.focus(); note.close(); };
     }
@@ -314,8 +356,56 @@
     tick();
     fadeNotice();
     fillInvite();
+    foldPanels();
     before = null;
   }
+
+  // ---- The showdown and the end panels fold to a bar and come back. The panels are
+  // regions the server sends again and again, so what is folded is kept on the page
+  // (data-folded, which no update replaces) and for the tab (sessionStorage), by panel and
+  // hand: the next hand's showdown opens again.
+  var foldStore = "stopbus-folded-" + page.dataset.table;
+  function panelKey(panel) {
+    var status = document.getElementById("status");
+    return panel.id + "-" + (status ? status.dataset.hand : "");
+  }
+  function storedFolds() {
+    try { return (sessionStorage.getItem(foldStore) || "").split(" ").filter(Boolean); }
+    catch (e) { return (page.dataset.foldedKeys || "").split(" ").filter(Boolean); }
+  }
+  function storeFolds(keys) {
+    page.dataset.foldedKeys = keys.join(" ");
+    try { sessionStorage.setItem(foldStore, keys.join(" ")); } catch (e) { /* private mode */ }
+  }
+  function foldPanels() {
+    var keys = storedFolds();
+    var folded = [];
+    document.querySelectorAll(".board .panel-sheet").forEach(function (panel) {
+      if (panel.classList.contains("is-hidden") || !panel.querySelector("h2")) { return; }
+      var isFolded = keys.indexOf(panelKey(panel)) !== -1;
+      if (isFolded) { folded.push(panel.id); }
+      var button = panel.querySelector(".panel-sheet__fold");
+      if (!button) {
+        button = document.createElement("button");
+        button.type = "button";
+        button.className = "btn btn-small btn-quiet panel-sheet__fold";
+        button.setAttribute("aria-controls", panel.id);
+        panel.insertBefore(button, panel.firstChild);
+      }
+      button.textContent = isFolded ? page.dataset.unfold : page.dataset.fold;
+      button.setAttribute("aria-expanded", isFolded ? "false" : "true");
+    });
+    page.dataset.folded = folded.join(" ");
+  }
+  document.addEventListener("click", function (evt) {
+    var button = evt.target.closest && evt.target.closest(".panel-sheet__fold");
+    if (!button) { return; }
+    var key = panelKey(button.closest(".panel-sheet"));
+    var keys = storedFolds().filter(function (k) { return k !== key; });
+    if (button.getAttribute("aria-expanded") === "true") { keys.push(key); }
+    storeFolds(keys.slice(-8));
+    foldPanels();
+  });
 
   document.body.addEventListener("htmx:wsBeforeMessage", snapshot);
   document.body.addEventListener("htmx:wsAfterMessage", afterMessage);
@@ -366,7 +456,66 @@
     if (evt.target.id === "invite-link") { evt.target.select(); }
   });
 
+  // ---- The felt takes the height the window leaves over: your seat, your cards and your
+  // moves end on the first screen whatever lands above or among them after the page is
+  // drawn (the header's counts, a notice, the tools wrapping, the fonts, a longer bet
+  // row). Measured, not reckoned: where your moves end says how much the felt gives up
+  // or takes back (--felt-fit), and on a phone what its seats and middle need is its
+  // least (--felt-least); the stylesheet's .opponents reads both.
+  var fitWatch = window.ResizeObserver ? new ResizeObserver(fitFelt) : null;
+  var watched = [];
+  function fitFelt() {
+    var felt = document.getElementById("opponents");
+    var me = document.getElementById("me");
+    if (!felt || !me || felt.classList.contains("is-hidden")) { return; }
+    var height = felt.getBoundingClientRect().height;
+    var end = me.getBoundingClientRect().bottom + window.scrollY;
+    if (!height || end <= 0) { return; }
+    var room = window.innerHeight - end - 4;
+    var want = Math.floor(height + room);
+    var now = parseFloat(page.style.getPropertyValue("--felt-fit"));
+    if (!(Math.abs(want - now) < 1)) { page.style.setProperty("--felt-fit", want + "px"); }
+    // where the middle sits at the felt's foot, under the row of seats (a phone), the
+    // felt never gives up the height the two need, whatever the middle holds (a closed
+    // pot, the bus line)
+    var least = 0;
+    var middle = document.getElementById("middle");
+    if (middle && getComputedStyle(middle).alignSelf === "end") {
+      var top = felt.getBoundingClientRect().top, seats = 0;
+      felt.querySelectorAll(".seat").forEach(function (seat) {
+        seats = Math.max(seats, seat.getBoundingClientRect().bottom - top);
+      });
+      least = Math.ceil(seats + middle.getBoundingClientRect().height +
+                        parseFloat(getComputedStyle(middle).marginBottom) + 6);
+    }
+    if (parseFloat(page.style.getPropertyValue("--felt-least")) !== least) {
+      page.style.setProperty("--felt-least", least + "px");
+    }
+  }
+  function watchFit() {
+    if (!fitWatch) { return; }
+    var els = [document.querySelector(".site-header"), page.querySelector(".table-head"),
+               document.getElementById("notice"), document.getElementById("status"),
+               document.getElementById("me"), document.getElementById("middle")];
+    if (els.every(function (el, i) { return el === watched[i]; })) { return; }
+    fitWatch.disconnect();
+    watched = els;
+    els.forEach(function (el) { if (el) { fitWatch.observe(el); } });
+  }
+  window.addEventListener("resize", fitFelt);
+  document.body.addEventListener("htmx:wsAfterMessage", function () { watchFit(); fitFelt(); });
+  if (document.fonts && document.fonts.ready) { document.fonts.ready.then(fitFelt); }
+
+  // A player invited by name: the form is emptied for the next name.
+  document.body.addEventListener("stopbus:invited", function () {
+    var form = document.querySelector(".invite-form");
+    if (form) { form.reset(); }
+  });
+
   fillInvite();
+  watchFit();
+  fitFelt();
+  foldPanels();
   markTurn();
   updateSwap();
   tick();

@@ -49,10 +49,25 @@ Choices the rules leave open, made here and written down for players:
   holder (the open pot's winner, then each later closed pot's winner) shows
   against the covered hand; the better hand takes the pot, a tie goes to the
   holder (the winner of the later pot).
+* **No ante** (``ante`` 0, a house rule) -- the middle starts empty and the
+  first bet opens the pot (with ``pot_limit`` that first stake is ``min_bet``:
+  the pot it may not exceed is empty). A hand in which everyone but one player
+  folds before anybody bets, sees or covers has nothing to win: it is **void**
+  (a ``void_hand`` event, a settlement with no pots and ``"void": True``), as
+  a real table throws such a hand in. Nobody wins or pays anything, no hand is
+  shown (the last player's cards, blind or seen, go under the pack with the
+  hands not folded, as at any settlement), the hand counts towards
+  ``max_hands``, and the deal passes left. Chips are conserved trivially. A
+  first bet followed by folds is an ordinary hand: the bettor takes the pot,
+  their own chips, without showing.
+* **Fixed stakes** (``max_raise`` 0 with ``limit``, a house rule) -- the first
+  bet sets the stake (``min_bet`` to ``max_bet``) and every later bet repeats
+  it: no bet may raise it, blind or seen (a blind player still pays half).
 * **Out and the end** -- after each hand a player with fewer chips than the
-  ante is out, except after the last hand of ``max_hands``, when only a player
-  with no chips is out. A player out keeps any chips left (they still count
-  for places and for the chip total). Places: players still in by chips, then
+  ante is out (with no ante: a player with no chips), except after the last
+  hand of ``max_hands``, when only a player with no chips is out. A player
+  out keeps any chips left (they still count for places and for the chip
+  total). Places: players still in by chips, then
   those out, later first and by chips; equal places are shared (1, 1, 3).
 * **Words** -- a blind bet reads "Ann, blind, bets 4 (stake 8)", a seen one "Bob
   bets 8". A see names the seen hand, and the seer's only when it wins: "Bob sees
@@ -547,7 +562,10 @@ def _deal(s: BragState, events: list[Event], chosen=None) -> None:
     s.settlement = None
     s.phase = BETTING
     s.turn = order[0]
-    text += f". Everyone antes {_chips(ante)}; the pot is {s.pot}."
+    if ante:
+        text += f". Everyone antes {_chips(ante)}; the pot is {s.pot}."
+    else:
+        text += ". There is no ante: the first bet opens the pot."
     data["ante"] = ante
     data["pot"] = s.pot
     events.append(Event("deal", text, data=data))
@@ -854,6 +872,10 @@ def _settle(s: BragState, events: list[Event], winner: int, see_record) -> None:
         if seat not in shown:
             shown.append(seat)
 
+    if not s.pot and not s.closed:
+        # nothing in the middle: only with no ante, everyone else folded before a bet
+        _void_hand(s, events, winner)
+        return
     if see_record is not None:
         show(see_record["seen"])
         if see_record["seer_won"]:
@@ -910,24 +932,8 @@ def _settle(s: BragState, events: list[Event], winner: int, see_record) -> None:
         s.shuffle_next = True
         events.append(Event("prial", "A pot was won with a prial shown: the pack will be "
                             "shuffled before the next hand."))
-    # the hands not folded go under the pack, from the dealer's left round to the dealer
-    for seat in s.from_dealers_left():
-        if s.status[seat] != FOLDED:
-            s.pack.extend(s.hands[seat])
-
-    last = bool(s.rules.max_hands) and s.hand_no >= s.rules.max_hands
-    ante = s.rules.ante
-    gone = []
-    for seat in s.active:
-        chips = s.chips[seat]
-        if chips == 0 or (chips < ante and not last):
-            gone.append(seat)
-    for seat in gone:
-        s.out[seat] = True
-        s.out_hand[seat] = s.hand_no
-        why = "no chips" if s.chips[seat] == 0 else f"only {_chips(s.chips[seat])}"
-        events.append(Event("out", f"{names[seat]} has {why}, too few to ante, and is out",
-                            seat, data={"chips": s.chips[seat]}))
+    _gather_hands(s)
+    last, gone = _put_out(s, events)
     s.settlement = {
         "hand": s.hand_no,
         "see": see_record,
@@ -937,7 +943,58 @@ def _settle(s: BragState, events: list[Event], winner: int, see_record) -> None:
         "net": [won[i] - s.put_in[i] for i in range(len(names))],
         "prial_shuffle": bool(prial and s.rules.shuffle == "prial_only"),
         "out": gone,
+        "void": False,
     }
+    _end_hand(s, events, last)
+
+
+def _void_hand(s: BragState, events: list[Event], last_in: int) -> None:
+    """Settle a hand with nothing in the middle (no ante, and everyone but ``last_in``
+    folded before anybody bet): nobody wins, nothing is shown, the deal passes."""
+    n = len(s.names)
+    events.append(Event("void_hand", f"Everyone but {s.names[last_in]} folded before anyone "
+                        "bet: there is no pot, and the hand is void", last_in,
+                        data={"last_in": last_in}))
+    _gather_hands(s)
+    last, gone = _put_out(s, events)
+    s.settlement = {
+        "hand": s.hand_no, "see": None, "pots": [], "shown": {}, "won": [0] * n,
+        "net": [0] * n, "prial_shuffle": False, "out": gone, "void": True,
+    }
+    _end_hand(s, events, last)
+
+
+def _gather_hands(s: BragState) -> None:
+    """The hands not folded go under the pack, from the dealer's left round to the dealer."""
+    for seat in s.from_dealers_left():
+        if s.status[seat] != FOLDED:
+            s.pack.extend(s.hands[seat])
+
+
+def _put_out(s: BragState, events: list[Event]) -> tuple[bool, list[int]]:
+    """Put out the players who cannot ante the next hand; (last hand of the game?, out)."""
+    last = bool(s.rules.max_hands) and s.hand_no >= s.rules.max_hands
+    ante = s.rules.ante
+    names = s.names
+    gone = []
+    for seat in s.active:
+        chips = s.chips[seat]
+        if chips == 0 or (chips < ante and not last):
+            gone.append(seat)
+    for seat in gone:
+        s.out[seat] = True
+        s.out_hand[seat] = s.hand_no
+        if not ante:  # with no ante only a player with no chips goes out
+            text = f"{names[seat]} has no chips left and is out"
+        elif s.chips[seat] == 0:
+            text = f"{names[seat]} has no chips, too few to ante, and is out"
+        else:
+            text = f"{names[seat]} has only {_chips(s.chips[seat])}, too few to ante, and is out"
+        events.append(Event("out", text, seat, data={"chips": s.chips[seat], "ante": ante}))
+    return last, gone
+
+
+def _end_hand(s: BragState, events: list[Event], last: bool) -> None:
     s.turn = None
     if len(s.active) < 2 or last:
         _game_over(s, events)

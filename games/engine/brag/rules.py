@@ -7,11 +7,18 @@ does, so that the admin form shows the engine's own messages.
 
 Choices the rules leave open, made here:
 
-* The ante is at least 1 chip and at most the starting chips: a Brag hand with
-  nothing in the middle would be won by the first player to the dealer's left
-  with everyone else folding for free.
+* The ante is 0 to the starting chips. An ante of 0 is the house rule "no
+  ante": the middle starts empty and the first bet opens the pot. If everyone
+  but one player folds before anybody has bet, there is nothing to win: the
+  hand is **void** (as a real table throws such a hand in), nobody wins or pays
+  anything, the last player's cards go unshown under the pack with the others,
+  the hand counts towards ``max_hands``, and the deal passes left as after any
+  hand (:mod:`.game`). With no ante a game needs a ``max_hands``: a table where
+  nobody ever bets would otherwise never end.
 * ``min_bet``, ``max_bet`` and ``max_raise`` are whole chips counted as *seen*
-  chips (the stake); ``max_bet`` may not be below ``min_bet``. With
+  chips (the stake); ``max_bet`` may not be below ``min_bet``. ``max_raise`` 0
+  is the house rule "fixed stakes" (limit play): the first bet sets the stake,
+  from ``min_bet`` to ``max_bet``, and no later bet may raise it. With
   ``pot_limit`` betting ``max_bet`` and ``max_raise`` are kept but unused.
 * Up to 8 players: 24 cards dealt from one pack keep 28 in it.
 """
@@ -116,8 +123,8 @@ def brag_rule_problems(rules) -> dict[str, list[str]]:
     if not 1 <= rules.starting_chips <= MAX_CHIPS:
         problem("starting_chips", f"Players start with 1 to {MAX_CHIPS} chips.",
                 "starting_chips_range", most=MAX_CHIPS)
-    if rules.ante < 1:
-        problem("ante", "The ante is at least 1 chip.", "ante_too_low")
+    if rules.ante < 0:
+        problem("ante", "The ante cannot be negative (0: no ante).", "ante_negative")
     elif rules.ante > rules.starting_chips:
         problem("ante", f"An ante of {rules.ante} is more than the {rules.starting_chips} "
                 "chips everyone starts with.", "ante_above_chips", ante=rules.ante,
@@ -128,11 +135,15 @@ def brag_rule_problems(rules) -> dict[str, list[str]]:
         problem("max_bet", f"The largest opening stake ({rules.max_bet}) cannot be below "
                 f"the smallest ({rules.min_bet}).", "max_bet_below_min",
                 largest=rules.max_bet, smallest=rules.min_bet)
-    if rules.max_raise < 1:
-        problem("max_raise", "A raise is at least 1 chip.", "raise_too_low")
+    if rules.max_raise < 0:
+        problem("max_raise", "The largest raise cannot be negative (0: fixed stakes).",
+                "raise_negative")
     if not 0 <= rules.max_hands <= MAX_HANDS:
         problem("max_hands", f"Play 1 to {MAX_HANDS} hands, or 0 to play until one player "
                 "has every chip.", "max_hands_range", most=MAX_HANDS)
+    elif rules.ante == 0 and rules.max_hands == 0:
+        problem("max_hands", "With no ante, set a number of hands: a game in which nobody "
+                "bets would never end.", "no_ante_needs_max_hands")
     if rules.min_players < MIN_PLAYERS:
         problem("min_players", f"It takes at least {MIN_PLAYERS} players.",
                 "min_players_too_low", fewest=MIN_PLAYERS)
@@ -152,21 +163,30 @@ def _chips(n: int) -> str:
 
 def describe_brag_rules(rules: BragRules) -> list[str]:
     """Plain-English sentences for the rules in force."""
-    lines = [
-        f"Everyone starts with {_chips(rules.starting_chips)} and antes "
-        f"{_chips(rules.ante)} before each deal of three cards.",
-    ]
+    if rules.ante:
+        lines = [f"Everyone starts with {_chips(rules.starting_chips)} and antes "
+                 f"{_chips(rules.ante)} before each deal of three cards."]
+    else:
+        lines = [f"Everyone starts with {_chips(rules.starting_chips)}. There is no ante: the "
+                 "first bet opens the pot. If everyone but one player folds before anybody "
+                 "bets, the hand is void: nobody wins anything, and the deal passes."]
     if rules.blind_play:
         lines.append("Everyone starts blind: you may bet without looking, and a blind bet "
                      "costs half the stake. Looking is free, at any time.")
     else:
         lines.append("No blind play: everyone looks at their cards as they are dealt.")
-    if rules.betting == "limit":
+    if rules.betting == "limit" and rules.max_raise:
         lines.append(f"Limit betting: the first stake is {rules.min_bet} to {rules.max_bet}; "
                      f"each later bet may raise the stake by up to {rules.max_raise}.")
-    else:
+    elif rules.betting == "limit":
+        lines.append(f"Limit betting with fixed stakes: the first stake is {rules.min_bet} to "
+                     f"{rules.max_bet}, and no later bet may raise it.")
+    elif rules.ante:
         lines.append(f"Pot-limit betting: the first stake is at least {rules.min_bet}; no "
                      "stake may be more than all the chips in the middle.")
+    else:
+        lines.append(f"Pot-limit betting: the first stake is {rules.min_bet}, as the pot "
+                     "starts empty; no stake may be more than all the chips in the middle.")
     lines.append("With two players left, either may see the other for twice the cost of "
                  "staying in; ties go against the player who sees, and a losing seer's "
                  "cards are never shown. You can't see a blind man, unless you are blind too.")

@@ -62,6 +62,7 @@ class BragSimulationReport:
     sees_won: int = 0
     covers: int = 0
     hands_with_cover: int = 0
+    void_hands: int = 0  # no ante, and everyone but one folded before a bet
     prial_shuffles: int = 0
     longest_game_hands: int = 0
     bots: list[BragBotResult] = field(default_factory=list)
@@ -100,6 +101,11 @@ class BragSimulationReport:
         return self._per(self.hands_with_cover, self.hands)
 
     @property
+    def void_hand_rate(self) -> float:
+        """The share of hands void: with no ante, everyone but one folded before a bet."""
+        return self._per(self.void_hands, self.hands)
+
+    @property
     def hands_per_second(self) -> float:
         return self._per(self.hands, self.elapsed)
 
@@ -135,6 +141,8 @@ class BragSimulationReport:
             "cover_rate": round(self.cover_rate, 4),
             "covers": self.covers,
             "prial_shuffles": self.prial_shuffles,
+            **({"void_hands": self.void_hands, "void_hand_rate": round(self.void_hand_rate, 4)}
+               if not self.rules.ante else {}),
             "longest_game_hands": self.longest_game_hands,
             "hands_per_second": round(self.hands_per_second, 1),
             "hands_per_cpu_second": round(self.hands_per_cpu_second, 1),
@@ -161,6 +169,9 @@ class BragSimulationReport:
             f"players' hands; a see ends {self.see_rate:.1%} of hands (the seer wins "
             f"{self._per(self.sees_won, self.sees):.1%}); a cover in {self.cover_rate:.1%}",
         ]
+        if not self.rules.ante:
+            out.append(f"no ante: {self.void_hand_rate:.1%} of hands void (everyone but one "
+                       "folded before anyone bet)")
         for b in self.bots:
             out.append(f"  {b.label:<10} win rate {b.win_rate:6.1%}  average place "
                        f"{b.average_place:.2f}  chips per game {b.chips_per_game:+8.2f}")
@@ -229,6 +240,9 @@ def _count(report: BragSimulationReport, state, events) -> None:
         elif kind == "prial":
             report.prial_shuffles += 1
         elif kind == "pot":  # once per hand, as it is settled
+            _count_settlement(report, state)
+        elif kind == "void_hand":  # instead of a pot: nothing was bet
+            report.void_hands += 1
             _count_settlement(report, state)
 
 

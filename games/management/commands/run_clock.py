@@ -11,6 +11,7 @@ import signal
 from django.core.management.base import BaseCommand
 
 from games import clock
+from notify import loop as notify_loop
 
 
 class Command(BaseCommand):
@@ -30,7 +31,8 @@ class Command(BaseCommand):
 
     async def _run(self):
         loop = asyncio.get_running_loop()
-        task = loop.create_task(clock.run_forever())
+        # the clock, and beside it the notifications' pushes and emails
+        task = asyncio.gather(clock.run_forever(), notify_loop.run_forever())
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, task.cancel)
         try:

@@ -1,4 +1,4 @@
-"""The real stack, for measurements: PostgreSQL, Redis, several daphne processes, a proxy.
+"""The real stack for tests and measurements: PostgreSQL, Redis, daphne processes, a proxy.
 
     with Stack(processes=2) as stack:          # a fresh database, migrated
         people = stack.make_people(8)         # [(user, session cookie)]

@@ -1,0 +1,309 @@
+"""The list of a player's post tables: where it is their turn, then where others are to move.
+
+``tables_waiting_for(user)`` reads a constant number of queries however many tables a
+player sits at (a test pins it); the /turns page, the lobby's first block, the count in
+the navigation and the notify app's email digest all read it. Reads only: the rows are
+written by ``games.actions`` (``Seat.turn_since`` says whose turn it is).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from threading import Lock
+
+from django.utils import timezone
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from accounts.holidays import holidays_until
+
+from .actions.base import state_of
+from .kinds import GameKind, kind_for
+from .models import Game, Seat, Table, TableSkip, Variant
+from .pace import POST_PACES, move_time, time_left_words
+from .rules_text import variant_name
+
+
+@dataclass
+class TurnRow:
+    table: Table
+    game: Game
+    kind: GameKind
+    my_turn: bool
+    others: list[str]
+    must_do: str = ""
+    deadline: datetime | None = None
+    last_move: datetime | None = None
+    cards: tuple[int, ...] | None = None
+    card_count: int = 0
+    away: bool = False
+    skipped: bool = False
+    fresh_deal: bool = False
+    on_holiday: dict[str, object] = field(default_factory=dict)
+    key: tuple = ()
+
+    @property
+    def game_label(self) -> str:
+        return _(self.kind.label)
+
+    @property
+    def variant(self) -> str:
+        return variant_name(self.table.variant)
+
+    @property
+    def seconds_left(self) -> float | None:
+        if self.deadline is None:
+            return None
+        return max(0.0, (self.deadline - timezone.now()).total_seconds())
+
+    @property
+    def time_left_words(self) -> str:
+        seconds = self.seconds_left
+        return "" if seconds is None else time_left_words(seconds)
+
+    # what the notify app's email digest reads of a row
+    @property
+    def time_left(self) -> timedelta | None:
+        seconds = self.seconds_left
+        return None if seconds is None else timedelta(seconds=seconds)
+
+    @property
+    def table_id(self) -> int:
+        return self.table.pk
+
+    @property
+    def table_name(self) -> str:
+        return self.table.name
+
+    @property
+    def what(self) -> str:
+        return self.must_do
+
+    @property
+    def url(self) -> str:
+        return self.table.get_absolute_url()
+
+
+@dataclass(frozen=True)
+class _MySeat:
+    """The player's own seat at a post table, and what a row shows of the table."""
+
+    id: int
+    table_id: int
+    away: bool
+    turn_since: datetime | None
+    name: str
+    pace: str
+    status: str
+    variant_id: int
+    variant_name: str
+    variant_game: str
+
+    def table(self) -> Table:
+        table = Table(id=self.table_id, name=self.name, pace=self.pace, status=self.status,
+                      variant_id=self.variant_id)
+        table.variant = Variant(id=self.variant_id, name=self.variant_name,
+                                game=self.variant_game)
+        return table
+
+
+def turns_count(user) -> int:
+    """How many post tables wait for ``user``'s move (the navigation's count, on every
+    page): kept on the account's row by ``games.actions.post`` whenever the player's turns
+    change, so a page reads it with the signed-in user and asks nothing more."""
+    if not getattr(user, "is_authenticated", False):
+        return 0
+    return getattr(user, "post_turns", 0) or 0
+
+
+def tables_waiting_for(user) -> list[TurnRow]:
+    """One row per running post table ``user`` sits at: first those where it is their
+    turn, most urgent first (least time left; a fresh deal before a hand under way),
+    tables they skipped for now behind those, then the tables waiting for others, the
+    latest move first."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    # plain values, not model rows: a list of a hundred tables is read on every visit,
+    # and its rows are kept (``_remembered_row``) until their game moves on; the models
+    # a row is made from are built only for the rows not kept
+    mine = {r[1]: _MySeat(*r) for r in Seat.objects.filter(
+        user=user, table__pace__in=POST_PACES, table__status=Table.Status.PLAYING)
+        .values_list("id", "table_id", "away", "turn_since", "table__name", "table__pace",
+                     "table__status", "table__variant_id", "table__variant__name",
+                     "table__variant__game")}
+    if not mine:
+        return []
+    games = {r[1]: r for r in Game.objects.filter(
+        table_id__in=mine, status=Game.Status.PLAYING).values_list(
+        "id", "table_id", "version", "deadline", "number")}
+    seats_by_table: dict[int, list[tuple]] = {}
+    for row in (Seat.objects.filter(table_id__in=mine).order_by("table_id", "position")
+                .values_list("table_id", "position", "user_id", "bot_level",
+                             "user__username")):
+        seats_by_table.setdefault(row[0], []).append(row[1:])
+    now = timezone.now()
+    skipped = set(TableSkip.objects.filter(user=user, table_id__in=mine, until__gt=now)
+                  .values_list("table_id", flat=True))
+    others_ids = {s[1] for seats in seats_by_table.values() for s in seats
+                  if s[1] and s[1] != user.pk}
+    away_until = holidays_until(others_ids)
+    language = get_language()
+    keys = {}
+    for table_id, seat in mine.items():
+        game = games.get(table_id)
+        if game is None:
+            continue
+        seats = seats_by_table.get(table_id, [])
+        holidays = tuple((s[3], away_until[s[1]]) for s in seats if s[1] in away_until)
+        # a row is the same until its game moves on (its time left is worked out live)
+        keys[table_id] = (user.pk, language, game[0], game[2], seat.away,
+                          seat.turn_since is not None, table_id in skipped, holidays,
+                          game[3], seat.name, seat.variant_name)
+    # the rows not kept need their game's last events, and its state where this process
+    # has not parsed it at its version (actions.base.state_of): one query for them all
+    missing = [games[t][0] for t, key in keys.items() if _remembered_row(key) is None]
+    read = {}
+    if missing:
+        read = {pk: (events, state) for pk, events, state in Game.objects.filter(
+            pk__in=missing).values_list("pk", "recent_events", "state")}
+    rows = []
+    for table_id, key in keys.items():
+        row = _remembered_row(key)
+        if row is None:
+            seat = mine[table_id]
+            pk, _table_id, version, deadline, number = games[table_id]
+            events, state = read[pk]
+            table = seat.table()
+            game = Game(id=pk, table_id=table_id, version=version, deadline=deadline,
+                        number=number, recent_events=events, state=state)
+            game.table = table
+            row = _row(user, seat, game, seats_by_table.get(table_id, []),
+                       table_id in skipped, dict(key[7]))
+            row.key = key
+            _remember_row(key, row)
+        rows.append(row)
+    theirs = [r for r in rows if r.my_turn and not r.skipped]
+    later = [r for r in rows if r.my_turn and r.skipped]
+    others = [r for r in rows if not r.my_turn]
+    urgent = _urgency
+    theirs.sort(key=urgent)
+    later.sort(key=urgent)
+    others.sort(key=lambda r: r.last_move or now, reverse=True)
+    return theirs + later + others
+
+
+# Rows, and their HTML, kept per process: a player's list is read again and again while
+# few of its games move (bounded, least recently used first out).
+_ROWS: OrderedDict = OrderedDict()
+_ROWS_LOCK = Lock()
+ROWS_KEPT = 8192
+
+
+def _remembered_row(key):
+    with _ROWS_LOCK:
+        row = _ROWS.get(key)
+        if row is not None:
+            _ROWS.move_to_end(key)
+        return row
+
+
+def _remember_row(key, value) -> None:
+    with _ROWS_LOCK:
+        _ROWS[key] = value
+        _ROWS.move_to_end(key)
+        while len(_ROWS) > ROWS_KEPT:
+            _ROWS.popitem(last=False)
+
+
+def row_html(row: TurnRow) -> str:
+    """The row's markup (games/_turn_row.html), rendered once per row and minute left."""
+    from django.template.loader import render_to_string
+
+    key = ("html", row.key, row.time_left_words)
+    html = _remembered_row(key)
+    if html is None:
+        html = render_to_string("games/_turn_row.html", {"row": row})
+        _remember_row(key, html)
+    return html
+
+
+def _urgency(row: TurnRow):
+    return (row.deadline or timezone.now(), not row.fresh_deal, row.table.pk)
+
+
+def _name(position: int, user_id, bot_level: str, username) -> str:
+    return username if user_id else Seat(position=position, bot_level=bot_level).display_name
+
+
+def _row(user, seat: _MySeat, game: Game, seats: list[tuple], skipped: bool,
+         holidays: dict) -> TurnRow:
+    kind = kind_for(game.table.variant)  # not the game: its snapshot may not be read
+    state = state_of(game)
+    position = next((i for i, s in enumerate(seats) if s[1] == user.pk), None)
+    view = kind.seat_view(state, position)
+    my_turn = seat.turn_since is not None
+    names = [_name(*s) for s in seats if s[1] != user.pk]
+    last_move = (game.deadline - move_time(game.table.pace)) if game.deadline else None
+    events = game.recent_events or []  # read here, for a row not kept: rows change rarely
+    fresh = bool(events) and any(e[1].get("kind") == "deal" for e in events[-len(seats) - 1:])
+    row = TurnRow(table=game.table, game=game, kind=kind, my_turn=my_turn, others=names,
+                  deadline=game.deadline, last_move=last_move, away=seat.away,
+                  skipped=skipped, fresh_deal=fresh and my_turn, on_holiday=holidays)
+    hand = getattr(view, "hand", None)
+    row.cards = tuple(hand) if hand else None
+    counts = getattr(view, "card_counts", None)
+    row.card_count = (counts[position] if counts and position is not None
+                      else 3 if row.cards is None else len(row.cards))
+    if my_turn:
+        row.must_do = kind.hook("move_words")(view)
+    else:
+        turn = state.turn
+        if turn is not None and turn < len(seats):
+            row.must_do = _("Waiting for %(player)s") % {"player": _name(*seats[turn])}
+    return row
+
+
+def next_table(user) -> Table | None:
+    """The first table of ``user``'s list where it is their turn (after a move: "Next
+    table")."""
+    for row in tables_waiting_for(user):
+        if row.my_turn:
+            return row.table
+        break
+    return None
+
+
+def render_turns(user, in_lobby: bool = True, with_list: bool = True) -> str:
+    """The live update of a player's pages after their list changed: the navigation's
+    count and, for a page that shows it (``with_list``), the list (out-of-band swaps by
+    id)."""
+    from django.template.loader import render_to_string
+
+    rows = tables_waiting_for(user)
+    return render_to_string("games/_turns_live.html", {
+        "turn_rows": rows, "count": sum(1 for r in rows if r.my_turn), "in_lobby": in_lobby,
+        "user": user, "with_list": with_list})
+
+
+def post_bar(table: Table, user) -> dict | None:
+    """What a post table's page shows above the board: who is on holiday, whether a bot
+    plays the viewer's seat (and the button to take it back), and the way on to the next
+    table."""
+    if not table.is_post:
+        return None
+    seats = list(Seat.objects.filter(table=table).select_related("user")
+                 .only("id", "user_id", "away", "turn_since", "position", "bot_level",
+                       "user__username"))
+    mine = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
+    away_until = holidays_until([s.user_id for s in seats])
+    return {
+        "pace": table.pace_words,
+        "seat": mine,
+        "away": bool(mine and mine.away and table.status == Table.Status.PLAYING),
+        "my_turn": bool(mine and mine.turn_since),
+        "playing": table.status == Table.Status.PLAYING,
+        "holidays": [(s.user.username, away_until[s.user_id]) for s in seats
+                     if s.user_id in away_until],
+    }

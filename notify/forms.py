@@ -1,0 +1,94 @@
+"""Checking what pages send: the preferences grid, a push subscription, notification ids.
+Anything else than what the page's own controls send is refused with a message."""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import urlsplit
+
+from django import forms
+from django.conf import settings
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from .keys import valid_auth, valid_p256dh
+from .models import Channel
+from .preferences import DEFAULTS, GRID_EVENTS
+
+MAX_SUBSCRIPTION_BYTES = 4096
+MAX_IDS = 200
+
+
+class Invalid(Exception):
+    def __init__(self, message: str):
+        self.message = message
+        super().__init__(message)
+
+
+def cell_name(event: str, channel: str) -> str:
+    return f"{event}__{channel}"
+
+
+def parse_grid(data) -> dict[str, dict[str, bool]]:
+    """The grid from a form: a box is on when sent as "on", off when absent. Unknown
+    fields, or a value other than "on", are refused."""
+    allowed = {cell_name(e, c) for e in GRID_EVENTS for c, default in DEFAULTS[e].items()
+               if default is not None}
+    known = allowed | {"csrfmiddlewaretoken", "digest", "digest_hour", "form"}
+    for name in data:
+        if name not in known:
+            raise Invalid(_("The form sent a setting that does not exist."))
+    for name in allowed | {"digest"}:
+        values = data.getlist(name) if hasattr(data, "getlist") else [data[name]]
+        if name in data and values != ["on"]:
+            raise Invalid(_("The form sent a setting that does not exist."))
+    return {event: {channel: cell_name(event, channel) in data
+                    for channel, default in DEFAULTS[event].items() if default is not None}
+            for event in GRID_EVENTS}
+
+
+class DigestForm(forms.Form):
+    digest_hour = forms.TypedChoiceField(
+        label=gettext_lazy("Hour of the daily email"), coerce=int,
+        choices=[(h, f"{h:02d}:00") for h in range(24)])
+
+
+def parse_subscription(body: bytes) -> dict:
+    """A Push API subscription as the browser's ``PushSubscription.toJSON()`` gives it."""
+    if len(body) > MAX_SUBSCRIPTION_BYTES:
+        raise Invalid(_("That push subscription is too large."))
+    try:
+        data = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        raise Invalid(_("That is not a push subscription.")) from None
+    if not isinstance(data, dict) or not isinstance(data.get("keys"), dict):
+        raise Invalid(_("That is not a push subscription."))
+    endpoint, keys = data.get("endpoint"), data["keys"]
+    if not isinstance(endpoint, str) or len(endpoint) > 1000:
+        raise Invalid(_("That is not a push subscription."))
+    parts = urlsplit(endpoint)
+    plain_ok = parts.scheme == "http" and parts.hostname in getattr(
+        settings, "NOTIFY_PLAIN_HTTP_PUSH_HOSTS", [])
+    if not (parts.scheme == "https" or plain_ok) or not parts.hostname or parts.username \
+            or any(ord(c) < 33 or ord(c) > 126 for c in endpoint):
+        raise Invalid(_("A push endpoint must be an https address."))
+    if not valid_p256dh(keys.get("p256dh")) or not valid_auth(keys.get("auth")):
+        raise Invalid(_("The push subscription's keys are not valid."))
+    return {"endpoint": endpoint, "p256dh": keys["p256dh"], "auth": keys["auth"]}
+
+
+def parse_ids(values) -> list[int] | None:
+    """Notification ids from a form ("all" means every one: None)."""
+    if values == ["all"]:
+        return None
+    if not values or len(values) > MAX_IDS:
+        raise Invalid(_("Say which notifications to mark as read."))
+    ids = []
+    for value in values:
+        if not value.isascii() or not value.isdigit() or len(value) > 18:
+            raise Invalid(_("There is no such notification."))
+        ids.append(int(value))
+    return ids
+
+
+CHANNEL_LABELS = dict(Channel.choices)
