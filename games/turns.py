@@ -128,23 +128,30 @@ def tables_waiting_for(user) -> list[TurnRow]:
     # plain values, not model rows: a list of a hundred tables is read on every visit,
     # and its rows are kept (``_remembered_row``) until their game moves on; the models
     # a row is made from are built only for the rows not kept
-    mine = {r[1]: _MySeat(*r) for r in Seat.objects.filter(
-        user=user, table__pace__in=POST_PACES, table__status=Table.Status.PLAYING)
-        .values_list("id", "table_id", "away", "turn_since", "table__name", "table__pace",
-                     "table__status", "table__variant_id", "table__variant__name",
-                     "table__variant__game")}
+    # one query for the player's seats with their running games, one for everybody's
+    # seats at those tables (joined in the database: no list of ids goes back and forth)
+    at_my_tables = {"table__pace__in": POST_PACES, "table__status": Table.Status.PLAYING}
+    mine, games = {}, {}
+    for r in (Seat.objects.filter(user=user, table__games__status=Game.Status.PLAYING,
+                                  **at_my_tables)
+              .values_list("id", "table_id", "away", "turn_since", "table__name",
+                           "table__pace", "table__status", "table__variant_id",
+                           "table__variant__name", "table__variant__game",
+                           "table__games__id", "table__games__version",
+                           "table__games__deadline", "table__games__number")):
+        mine[r[1]] = _MySeat(*r[:10])
+        games[r[1]] = (r[10], r[1], *r[11:])
     if not mine:
         return []
-    games = {r[1]: r for r in Game.objects.filter(
-        table_id__in=mine, status=Game.Status.PLAYING).values_list(
-        "id", "table_id", "version", "deadline", "number")}
     seats_by_table: dict[int, list[tuple]] = {}
-    for row in (Seat.objects.filter(table_id__in=mine).order_by("table_id", "position")
+    for row in (Seat.objects.filter(table__seat_set__user=user, **at_my_tables)
+                .order_by("table_id", "position")
                 .values_list("table_id", "position", "user_id", "bot_level",
                              "user__username")):
         seats_by_table.setdefault(row[0], []).append(row[1:])
     now = timezone.now()
-    skipped = set(TableSkip.objects.filter(user=user, table_id__in=mine, until__gt=now)
+    # the player's skips (a few at most): those of tables not listed are not looked up
+    skipped = set(TableSkip.objects.filter(user=user, until__gt=now)
                   .values_list("table_id", flat=True))
     others_ids = {s[1] for seats in seats_by_table.values() for s in seats
                   if s[1] and s[1] != user.pk}
