@@ -139,6 +139,8 @@ def test_saving_a_time_zone(user_client, user):
     assert '<option value="Europe/London" selected>Europe/London</option>' in html
     assert '<span data-zone-name lang="en">Europe/London</span>' in html
     assert "data-offer-browser-zone" not in html
+    profile = user_client.get("/accounts/profile/").content.decode()
+    assert '<span lang="en">Europe/London</span>' in profile
     # not sent: kept; sent blank: back to the site's
     user_client.post("/notifications/preferences/", {"digest_hour": "9"})
     user.refresh_from_db()
@@ -155,6 +157,8 @@ def test_without_a_zone_the_page_says_the_sites(user_client):
     assert '<option value="" selected>' in html
     assert "data-offer-browser-zone" in html
     assert "js/time-zone" in html and "Intl.DateTimeFormat" not in html  # no inline script
+    profile = user_client.get("/accounts/profile/").content.decode()
+    assert "The site's time zone (" in profile
 
 
 @pytest.mark.parametrize("zone", [
