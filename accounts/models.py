@@ -4,6 +4,9 @@ from django.db import models
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
+from accounts.timezones import MAX_LENGTH as TIME_ZONE_MAX_LENGTH
+from accounts.timezones import time_zone_choices, validate_time_zone
+
 
 def language_choices():
     # A callable, so adding a language to settings.LANGUAGES needs no migration.
@@ -32,6 +35,12 @@ class User(AbstractUser):
     # Blank: no preference saved, so the browser's Accept-Language decides.
     language = models.CharField(_("language"), max_length=10, blank=True, default="",
                                 choices=language_choices)
+    # An IANA zone ("Europe/London"). Blank: none chosen, the site's TIME_ZONE. The daily
+    # digest's hour is read in it, and the player's pages show clock times in it.
+    time_zone = models.CharField(
+        _("time zone"), max_length=TIME_ZONE_MAX_LENGTH, blank=True, default="",
+        choices=time_zone_choices, validators=[validate_time_zone],
+        help_text=_("Blank: the site's time zone."))
     # Written by games.actions.post whenever the player's post turns change: the
     # navigation's count on every page, read with the signed-in user.
     post_turns = models.PositiveSmallIntegerField(

@@ -14,10 +14,13 @@ import logging
 from datetime import timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
+from accounts.timezones import zone_for
 from games.actions.base import group_send, user_group
 
 from .models import (
@@ -165,9 +168,13 @@ def do_mark_read(user, ids=None) -> int:
 
 
 def do_save_preferences(user, grid: dict[str, dict[str, bool]], digest: bool | None = None,
-                        digest_hour: int | None = None) -> None:
-    """Store the cells of ``grid`` that differ from the defaults (the caller validated)."""
+                        digest_hour: int | None = None, time_zone: str | None = None) -> None:
+    """Store the cells of ``grid`` that differ from the defaults, and the player's time
+    zone when given ("": the site's) (the caller validated)."""
     with transaction.atomic():
+        if time_zone is not None and time_zone != user.time_zone:
+            get_user_model().objects.filter(pk=user.pk).update(time_zone=time_zone)
+            user.time_zone = time_zone
         NotificationPreference.objects.filter(user_id=user.pk).delete()
         NotificationPreference.objects.bulk_create([
             NotificationPreference(user_id=user.pk, event=event, channel=channel, enabled=on)
@@ -395,17 +402,27 @@ def do_run_due_deliveries(limit: int = 20) -> int:
 
 
 def do_schedule_digests(now=None) -> int:
-    """Queue today's digest for every player who chose this hour and has not had it yet
-    (once: the setting row is locked and stamped in the same transaction)."""
+    """Queue today's digest for every player whose chosen hour has come on their own
+    clock (their time zone, else the site's, DST included) and who has not had it yet
+    on their own day (once: the setting row is locked and stamped in the same
+    transaction with the player's local date; an hour skipped by a clock change counts
+    as come, and an hour that happens twice sends once)."""
     now = now or timezone.now()
-    local = timezone.localtime(now)
-    with transaction.atomic():
-        due = list(DigestSetting.objects.select_for_update(skip_locked=True)
-                   .filter(enabled=True, hour__lte=local.hour)
-                   .exclude(sent_on=local.date()).values_list("pk", "user_id"))
-        if not due:
-            return 0
-        DigestSetting.objects.filter(pk__in=[pk for pk, _ in due]).update(sent_on=local.date())
-        Delivery.objects.bulk_create([Delivery(user_id=user_id, kind=Delivery.Kind.DIGEST,
-                                               due_at=now) for _, user_id in due])
-    return len(due)
+    enabled = DigestSetting.objects.filter(enabled=True)
+    names = set(enabled.values_list("user__time_zone", flat=True).distinct())
+    count = 0
+    for name in sorted(names):
+        local = now.astimezone(zone_for(name))
+        today = local.date()
+        with transaction.atomic():
+            due = list(enabled.select_for_update(skip_locked=True, of=("self",))
+                       .filter(user__time_zone=name, hour__lte=local.hour)
+                       .filter(Q(sent_on__isnull=True) | Q(sent_on__lt=today))
+                       .values_list("pk", "user_id"))
+            if not due:
+                continue
+            DigestSetting.objects.filter(pk__in=[pk for pk, _ in due]).update(sent_on=today)
+            Delivery.objects.bulk_create([Delivery(user_id=user_id, kind=Delivery.Kind.DIGEST,
+                                                   due_at=now) for _, user_id in due])
+        count += len(due)
+    return count

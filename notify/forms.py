@@ -11,6 +11,9 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from accounts.timezones import MAX_LENGTH as TIME_ZONE_MAX_LENGTH
+from accounts.timezones import available as available_time_zones
+
 from .keys import valid_auth, valid_p256dh
 from .models import Channel
 from .preferences import DEFAULTS, GRID_EVENTS
@@ -34,9 +37,12 @@ def parse_grid(data) -> dict[str, dict[str, bool]]:
     fields, or a value other than "on", are refused."""
     allowed = {cell_name(e, c) for e in GRID_EVENTS for c, default in DEFAULTS[e].items()
                if default is not None}
-    known = allowed | {"csrfmiddlewaretoken", "digest", "digest_hour", "form"}
+    known = allowed | {"csrfmiddlewaretoken", "digest", "digest_hour", "time_zone", "form"}
     for name in data:
         if name not in known:
+            raise Invalid(_("The form sent a setting that does not exist."))
+    for name in ("digest_hour", "time_zone"):
+        if hasattr(data, "getlist") and len(data.getlist(name)) > 1:
             raise Invalid(_("The form sent a setting that does not exist."))
     for name in allowed | {"digest"}:
         values = data.getlist(name) if hasattr(data, "getlist") else [data[name]]
@@ -51,6 +57,15 @@ class DigestForm(forms.Form):
     digest_hour = forms.TypedChoiceField(
         label=gettext_lazy("Hour of the daily email"), coerce=int,
         choices=[(h, f"{h:02d}:00") for h in range(24)])
+    # Not sent: the saved zone stays. Sent blank: the site's zone.
+    time_zone = forms.CharField(label=gettext_lazy("Time zone"), required=False,
+                                max_length=TIME_ZONE_MAX_LENGTH, strip=False)
+
+    def clean_time_zone(self):
+        value = self.cleaned_data["time_zone"]
+        if value and value not in available_time_zones():
+            raise forms.ValidationError(_("Choose a time zone from the list."), code="invalid")
+        return value
 
 
 def parse_subscription(body: bytes) -> dict:

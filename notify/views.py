@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.timezones import site_zone_name, time_zone_groups, zone_name
 from games.models import Table
 
 from . import actions
@@ -71,9 +72,13 @@ def preferences(request):
         except Invalid as exc:
             return _refuse(request, exc.message)
         if not form.is_valid():
+            if form.has_error("time_zone"):
+                return _refuse(request, _("Choose a time zone from the list."))
             return _refuse(request, _("Choose an hour from the list."))
-        actions.do_save_preferences(request.user, grid, digest="digest" in request.POST,
-                                    digest_hour=form.cleaned_data["digest_hour"])
+        actions.do_save_preferences(
+            request.user, grid, digest="digest" in request.POST,
+            digest_hour=form.cleaned_data["digest_hour"],
+            time_zone=form.cleaned_data["time_zone"] if "time_zone" in request.POST else None)
         messages.success(request, _("Your notification settings are saved."))
         return redirect("notify:preferences")
     grid = grid_for(request.user)
@@ -82,10 +87,13 @@ def preferences(request):
              [(channel, CHANNEL_LABELS[channel], on) for channel, on in grid[event].items()])
             for event in GRID_EVENTS]
     mutes = TableMute.objects.filter(user=request.user).select_related("table")
+    zone_singles, zone_groups = time_zone_groups()
     return render(request, "notify/preferences.html", {
         "rows": rows, "channels": list(CHANNEL_LABELS.items()),
         "digest": setting.enabled if setting else False,
         "digest_hour": setting.hour if setting else 8, "hours": range(24),
+        "time_zone": request.user.time_zone, "zone_name": zone_name(request.user),
+        "site_zone": site_zone_name(), "zone_singles": zone_singles, "zone_groups": zone_groups,
         "push_available": push_available(), "mutes": mutes,
         "vapid_public_key": getattr(settings, "VAPID_PUBLIC_KEY", ""),
     })

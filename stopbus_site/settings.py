@@ -90,6 +90,8 @@ MIDDLEWARE = [
     # After auth: a signed-in player's saved language wins over LocaleMiddleware's
     # choice (language cookie, then Accept-Language, then English).
     "accounts.language.UserLanguageMiddleware",
+    # A signed-in player who chose a time zone sees clock times in it.
+    "accounts.timezones.UserTimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",

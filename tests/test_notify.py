@@ -355,19 +355,91 @@ def test_the_digest_is_off_by_default_and_skipped_when_empty():
     assert DigestSetting.objects.get().sent_on is not None
 
 
+def _digest_at(user, hour=8):
+    actions.do_save_preferences(user, {}, digest=True, digest_hour=hour)
+
+
+def test_the_digest_hour_is_read_on_the_players_clock():
+    """A Tokyo player's 08:00 is 23:00 UTC the day before, and "once a day" is Tokyo's
+    day, whatever the site's clock (UTC) says."""
+    from datetime import UTC, datetime
+
+    user = UserFactory(time_zone="Asia/Tokyo")
+    _digest_at(user)
+    evening = datetime(2026, 3, 1, 22, 59, tzinfo=UTC)  # 07:59 in Tokyo: not yet
+    assert actions.do_schedule_digests(now=evening) == 0
+    assert actions.do_schedule_digests(now=evening + timedelta(minutes=1)) == 1  # 08:00
+    assert DigestSetting.objects.get().sent_on.isoformat() == "2026-03-02"  # Tokyo's day
+    assert Delivery.objects.filter(kind=Delivery.Kind.DIGEST).count() == 1
+    # the rest of Tokyo's day, the site's own 08:00 among it (17:00 in Tokyo): no more
+    for hours in (1, 3, 9, 15):
+        assert actions.do_schedule_digests(now=evening + timedelta(hours=hours, minutes=1)) == 0
+    # the next Tokyo morning
+    assert actions.do_schedule_digests(now=datetime(2026, 3, 2, 22, 59, tzinfo=UTC)) == 0
+    assert actions.do_schedule_digests(now=datetime(2026, 3, 2, 23, 0, tzinfo=UTC)) == 1
+    assert DigestSetting.objects.get().sent_on.isoformat() == "2026-03-03"
+
+
+@pytest.mark.parametrize(("utc_hour", "day"), [
+    (7, "2026-07-15"),   # summer: British Summer Time, 08:00 in London is 07:00 UTC
+    (8, "2026-01-15"),   # winter: GMT, 08:00 in London is 08:00 UTC
+])
+def test_the_digest_comes_at_eight_in_london_summer_and_winter(utc_hour, day):
+    from datetime import UTC, date, datetime
+
+    user = UserFactory(time_zone="Europe/London")
+    _digest_at(user)
+    on = date.fromisoformat(day)
+    at = datetime(on.year, on.month, on.day, utc_hour, 0, tzinfo=UTC)
+    assert actions.do_schedule_digests(now=at - timedelta(minutes=1)) == 0
+    assert actions.do_schedule_digests(now=at) == 1
+    assert DigestSetting.objects.get().sent_on == on
+    assert actions.do_schedule_digests(now=at + timedelta(hours=15)) == 0
+
+
+def test_the_digest_across_the_clock_change_goes_once_a_day():
+    """The hour a clock change skips counts as come; the hour it repeats sends once."""
+    from datetime import UTC, datetime
+
+    user = UserFactory(time_zone="Europe/London")
+    _digest_at(user, hour=1)  # 29 March 2026: 01:00 GMT becomes 02:00 BST
+    assert actions.do_schedule_digests(now=datetime(2026, 3, 29, 0, 59, tzinfo=UTC)) == 0
+    assert actions.do_schedule_digests(now=datetime(2026, 3, 29, 1, 0, tzinfo=UTC)) == 1  # 02:00
+    # 25 October 2026: 01:00-02:00 BST, then 01:00-02:00 GMT again
+    assert actions.do_schedule_digests(now=datetime(2026, 10, 25, 0, 0, tzinfo=UTC)) == 1
+    assert actions.do_schedule_digests(now=datetime(2026, 10, 25, 1, 0, tzinfo=UTC)) == 0
+    assert Delivery.objects.filter(kind=Delivery.Kind.DIGEST).count() == 2
+
+
 @override_settings(TIME_ZONE="Asia/Tokyo")
-def test_the_digest_hour_is_read_on_the_sites_clock():
-    """Accounts keep no time zone: the hour a player picks is the site's (TIME_ZONE), and
-    "once a day" is the site's day. 23:30 UTC is 08:30 the next day in Tokyo."""
+@pytest.mark.parametrize("zone", ["", "Mars/Olympus_Mons"])
+def test_without_a_zone_the_digest_hour_is_the_sites(zone):
+    """Blank (or a zone the tz database no longer knows): the site's TIME_ZONE."""
     from datetime import UTC, datetime
 
     user = UserFactory()
-    actions.do_save_preferences(user, {}, digest=True, digest_hour=8)
+    type(user).objects.filter(pk=user.pk).update(time_zone=zone)
+    _digest_at(user)
     evening = datetime(2026, 3, 1, 22, 30, tzinfo=UTC)  # 07:30 in Tokyo: not yet
     assert actions.do_schedule_digests(now=evening) == 0
     assert actions.do_schedule_digests(now=evening + timedelta(hours=1)) == 1
     assert DigestSetting.objects.get().sent_on.isoformat() == "2026-03-02"  # Tokyo's day
     assert actions.do_schedule_digests(now=evening + timedelta(hours=3)) == 0
+
+
+def test_players_in_different_zones_get_theirs_at_their_own_hour():
+    from datetime import UTC, datetime
+
+    tokyo, london, site = (UserFactory(time_zone="Asia/Tokyo"),
+                           UserFactory(time_zone="Europe/London"), UserFactory())
+    for user in (tokyo, london, site):
+        _digest_at(user)
+    # 07:00 UTC: 16:00 in Tokyo, 07:00 in London and on the site
+    assert actions.do_schedule_digests(now=datetime(2026, 1, 15, 7, 0, tzinfo=UTC)) == 1
+    assert Delivery.objects.get().user_id == tokyo.pk
+    assert actions.do_schedule_digests(now=datetime(2026, 1, 15, 8, 0, tzinfo=UTC)) == 2
+    assert set(Delivery.objects.values_list("user_id", flat=True)) == {
+        tokyo.pk, london.pk, site.pk}
 
 
 def test_the_digest_lists_the_tables_waiting():

@@ -129,6 +129,124 @@ def test_nonsense_preferences_change_nothing(user_client, user, data):
     assert not NotificationPreference.objects.exists()
 
 
+def test_saving_a_time_zone(user_client, user):
+    response = user_client.post("/notifications/preferences/", {
+        "digest": "on", "digest_hour": "8", "time_zone": "Europe/London"})
+    assert response.status_code == 302
+    user.refresh_from_db()
+    assert user.time_zone == "Europe/London" and user.digest_setting.hour == 8
+    html = user_client.get("/notifications/preferences/").content.decode()
+    assert '<option value="Europe/London" selected>Europe/London</option>' in html
+    assert '<span data-zone-name lang="en">Europe/London</span>' in html
+    assert "data-offer-browser-zone" not in html
+    profile = user_client.get("/accounts/profile/").content.decode()
+    assert '<span lang="en">Europe/London</span>' in profile
+    # not sent: kept; sent blank: back to the site's
+    user_client.post("/notifications/preferences/", {"digest_hour": "9"})
+    user.refresh_from_db()
+    assert user.time_zone == "Europe/London"
+    user_client.post("/notifications/preferences/", {"digest_hour": "9", "time_zone": ""})
+    user.refresh_from_db()
+    assert user.time_zone == ""
+
+
+@override_settings(TIME_ZONE="Asia/Tokyo")
+def test_without_a_zone_the_page_says_the_sites(user_client):
+    html = user_client.get("/notifications/preferences/").content.decode()
+    assert '<span data-zone-name lang="en">Asia/Tokyo</span>' in html
+    assert '<option value="" selected>' in html
+    assert "data-offer-browser-zone" in html
+    assert "js/time-zone" in html and "Intl.DateTimeFormat" not in html  # no inline script
+    profile = user_client.get("/accounts/profile/").content.decode()
+    assert "The site's time zone (" in profile
+
+
+@pytest.mark.parametrize("zone", [
+    "Mars/Olympus_Mons", "europe/london", "Europe/London ", "../../etc/passwd", "Europe/\x00",
+    "Europe/Lon\u00addon", "\U0001f68c", "A" * 65, "Europe/London" * 100, "posix/Europe/London",
+    ["Europe/London", "Asia/Tokyo"],
+])
+def test_nonsense_time_zones_change_nothing(user_client, user, zone):
+    response = user_client.post("/notifications/preferences/", {
+        "digest": "on", "digest_hour": "8", "time_zone": zone})
+    assert response.status_code == 400
+    assert response.content.decode().strip()
+    user.refresh_from_db()
+    assert user.time_zone == ""
+    assert not hasattr(user, "digest_setting") or not user.digest_setting.enabled
+
+
+def test_odd_bytes_as_a_time_zone_are_refused(user_client, user):
+    response = user_client.post(
+        "/notifications/preferences/", b"digest_hour=8&time_zone=%FF%FE%00Asia%2FTokyo",
+        content_type="application/x-www-form-urlencoded")
+    assert response.status_code == 400
+    user.refresh_from_db()
+    assert user.time_zone == ""
+
+
+def test_the_zone_is_checked_on_the_model_too(user):
+    from django.core.exceptions import ValidationError
+
+    user.time_zone = "Mars/Olympus_Mons"
+    with pytest.raises(ValidationError):
+        user.full_clean()
+    user.time_zone = "Asia/Tokyo"
+    user.full_clean()
+
+
+def _zone_seen(user):
+    from django.test import RequestFactory
+    from django.utils import timezone
+
+    from accounts.timezones import UserTimeZoneMiddleware
+
+    seen = []
+
+    def view(request):
+        seen.append(timezone.get_current_timezone_name())
+        from django.http import HttpResponse
+        return HttpResponse("")
+
+    request = RequestFactory().get("/")
+    request.user = user
+    UserTimeZoneMiddleware(view)(request)
+    return seen[0], timezone.get_current_timezone_name()
+
+
+def test_the_middleware_activates_the_players_zone(user):
+    from django.conf import settings
+    from django.contrib.auth.models import AnonymousUser
+
+    user.time_zone = "Asia/Tokyo"
+    assert _zone_seen(user) == ("Asia/Tokyo", "UTC")  # and put back after the request
+    user.time_zone = ""
+    assert _zone_seen(user) == ("UTC", "UTC")
+    assert _zone_seen(AnonymousUser()) == ("UTC", "UTC")
+    middleware = settings.MIDDLEWARE
+    assert (middleware.index("django.contrib.auth.middleware.AuthenticationMiddleware")
+            < middleware.index("accounts.timezones.UserTimeZoneMiddleware"))
+
+
+def test_pages_show_clock_times_in_the_players_zone(client):
+    """Through the whole stack: a replay's "finished 08:00" is the reader's clock."""
+    from datetime import UTC, datetime
+
+    from django.urls import reverse
+
+    from games.models import Game
+    from tests.factories import finished_game
+
+    alice, bob = UserFactory(time_zone="Asia/Tokyo"), UserFactory()
+    game = finished_game([alice, bob], bots=["random"])
+    Game.objects.filter(pk=game.pk).update(finished_at=datetime(2026, 3, 1, 23, 5, tzinfo=UTC))
+    url = reverse("stats:replay", args=[game.pk])
+    client.force_login(alice)
+    assert "08:05</time>" in client.get(url).content.decode()
+    client.force_login(bob)
+    assert "23:05</time>" in client.get(url).content.decode()
+
+
 def test_the_test_button(user_client, user):
     response = user_client.post("/notifications/test/")
     assert response.status_code == 302

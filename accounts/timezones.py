@@ -1,0 +1,95 @@
+"""The player's time zone: an IANA name saved on the account (blank: the site's
+``TIME_ZONE``). The daily digest's hour is read in it, and ``UserTimeZoneMiddleware``
+shows a signed-in player's pages (clock times) in it."""
+
+from __future__ import annotations
+
+import functools
+import zoneinfo
+from datetime import tzinfo
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+MAX_LENGTH = 64  # the longest IANA name is 32 characters
+
+
+@functools.cache
+def available() -> frozenset[str]:
+    """The zones this machine's tz database knows (``zoneinfo.available_timezones``)."""
+    return frozenset(name for name in zoneinfo.available_timezones()
+                     if len(name) <= MAX_LENGTH and not name.startswith(("posix/", "right/")))
+
+
+@functools.cache
+def time_zone_groups() -> tuple[list[tuple[str, str]], list[tuple[str, list[tuple[str, str]]]]]:
+    """Every known zone, sorted: those without a region ("UTC"), then the others grouped
+    by region ("Europe", "Asia", ...), each as (name, label)."""
+    single, groups = [], {}
+    for name in sorted(available()):
+        region, slash, _place = name.partition("/")
+        (groups.setdefault(region, []) if slash else single).append((name, name.replace("_", " ")))
+    return single, list(groups.items())
+
+
+def time_zone_choices():
+    """The zones as a model field's grouped choices. A callable, so no migration lists
+    them."""
+    single, groups = time_zone_groups()
+    return [*single, *groups]
+
+
+def validate_time_zone(value: str) -> None:
+    if value and value not in available():
+        raise ValidationError(_("There is no time zone of that name."), code="invalid_time_zone")
+
+
+def site_zone_name() -> str:
+    return settings.TIME_ZONE or "UTC"
+
+
+def zone_name(user) -> str:
+    """The name of the zone ``user``'s clock times are read in."""
+    name = getattr(user, "time_zone", "") or ""
+    return name if name in available() else site_zone_name()
+
+
+@functools.lru_cache(maxsize=1024)
+def _zone(name: str) -> tzinfo:
+    return zoneinfo.ZoneInfo(name)
+
+
+def zone_for(name: str | None) -> tzinfo:
+    """The zone of that name; blank or unknown (a zone since dropped from the tz
+    database, say): the site's."""
+    if name and name in available():
+        return _zone(name)
+    return timezone.get_default_timezone()
+
+
+def user_zone(user) -> tzinfo:
+    return zone_for(getattr(user, "time_zone", ""))
+
+
+class UserTimeZoneMiddleware:
+    """After authentication: a signed-in player who chose a zone sees clock times in it.
+    The user is already loaded (``UserLanguageMiddleware`` read it), so this costs no
+    query."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        user = getattr(request, "user", None)
+        name = getattr(user, "time_zone", "") if user is not None and user.is_authenticated \
+            else ""
+        if name and name in available():
+            timezone.activate(_zone(name))
+            try:
+                return self.get_response(request)
+            finally:
+                # per thread: whatever runs next on it outside a request keeps the site's
+                timezone.deactivate()
+        return self.get_response(request)
