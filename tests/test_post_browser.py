@@ -157,6 +157,16 @@ def open_table(page, base: str, name: str, variant: str, private: bool = False) 
     page.wait_for_url(re.compile(r".*/t/\d+/$"))
 
 
+def sit_down(page) -> None:
+    """Sit at a table whose last seat this is, once the page has its board from the
+    socket (clicked sooner, the board's first redraw can replace the button between the
+    press and the release: no click), then see the game's cards. The wait is longer than
+    a ping (25 s): a page that missed a change hears of it at its next ping."""
+    page.wait_for_selector("body[data-live]", state="attached", timeout=15000)
+    page.click("text=Sit down")
+    page.wait_for_selector("#me .card", timeout=30000)
+
+
 def invite(page, name: str, answer: str) -> None:
     """Invite ``name`` from the table's seats and wait for ``answer``. (The page's board
     may come over its socket just after the page loaded, redrawing the form: that board is
@@ -201,8 +211,7 @@ def test_two_players_finish_post_games_through_their_turns_and_next_table(site, 
     bob.goto(base + "/")
     bob.locator(f"text={STB}").first.click()
     bob.wait_for_url(re.compile(r".*/t/\d+/$"))
-    bob.click("text=Sit down")  # the table is full: its game starts
-    bob.wait_for_selector("#me .card", timeout=15000)
+    sit_down(bob)  # the table is full: its game starts
     # the Brag table is private: Alice invites Bob by name, and the bell brings him there
     open_table(alice, base, BRAG, "Short Brag by post", private=True)
     invite(alice, "nobody", "There is no player called “nobody”.")
@@ -212,8 +221,7 @@ def test_two_players_finish_post_games_through_their_turns_and_next_table(site, 
     bob.goto(base + "/notifications/")
     bob.locator(".bell-list__item a", has_text=f"alice invited you to {BRAG}").click()
     bob.wait_for_url(re.compile(r".*/t/\d+/$"))
-    bob.click("text=Sit down")
-    bob.wait_for_selector("#me .card", timeout=15000)
+    sit_down(bob)
 
     # each game's first turn is someone's: two tables wait between them
     alice.goto(base + "/turns/")

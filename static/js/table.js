@@ -28,6 +28,11 @@
     socket = evt.detail.socketWrapper;
     banner(false);
   });
+  // the page has had its board from the server (the socket's first message): marked on
+  // the body, for whoever waits for a live page (the browser tests do)
+  document.body.addEventListener("htmx:wsAfterMessage", function () {
+    document.body.setAttribute("data-live", "");
+  }, { once: true });
   document.body.addEventListener("htmx:wsClose", function () { banner(true); });
   document.body.addEventListener("htmx:wsError", function () { banner(true); });
 
