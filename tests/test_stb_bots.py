@@ -293,3 +293,32 @@ def test_the_expert_stops_with_a_stock_when_the_casual_bot_would(slug):
         checked += 1
         stops += casual
     assert checked == 40 and 0 < stops < 40
+
+
+@pytest.mark.parametrize("players", [4, 5, 6])
+def test_the_expert_swaps_with_the_middle_as_the_casual_bot_at_five_and_more(players, monkeypatch):
+    """Swapping with the middle among five or six players the expert plays the casual
+    player's way (its play-outs only tied an outside rule player there, where the casual
+    player beats it: benchmarks/stb_arena.py); at four it still samples."""
+    import games.engine.montecarlo as montecarlo
+
+    sampled = []
+    real = montecarlo.choose_by_sampling
+    monkeypatch.setattr(montecarlo, "choose_by_sampling",
+                        lambda *a, **k: sampled.append(1) or real(*a, **k))
+    rules = PRESETS["classic"].rules
+    rng = random.Random(players)
+    state, _ = new_game(rules, [f"P{i}" for i in range(players)], rng.randbytes(32))
+    moves = 0
+    while state.phase not in ("over", "showdown") and moves < 30:
+        view = seat_view(state, state.turn)
+        expert = MonteCarloBot(rules, random.Random(moves))
+        expert.samples = 2
+        action = expert.choose(view)
+        if players >= 5 and view.phase == PLAY:
+            assert action == CasualBot(rules, random.Random(moves)).choose(view)
+        assert is_legal(state, action)
+        state, _ = apply(state, action)
+        moves += 1
+    assert moves >= 3
+    assert bool(sampled) == (players < 5)
