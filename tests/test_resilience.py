@@ -270,15 +270,20 @@ def players_for(stack, tables, think: float = 0.1) -> list[FaultPlayer]:
 
 @contextlib.asynccontextmanager
 async def playing_all(players: list[FaultPlayer]):
-    """The players play in the background; whatever happens, they stop at the end."""
+    """The players play in the background and ping as the page does (a change whose
+    publisher died with its server reaches the pages at a ping); whatever happens, they
+    stop at the end."""
     games = asyncio.gather(*(p.run() for p in players))
+    pings = [asyncio.create_task(p.keep_pinging()) for p in players]
     try:
         yield games
     finally:
         for player in players:
             player.stop.set()
         games.cancel()
-        await asyncio.gather(games, return_exceptions=True)
+        for task in pings:
+            task.cancel()
+        await asyncio.gather(games, *pings, return_exceptions=True)
 
 
 def _versions(table_ids) -> list[tuple[int, str]]:
