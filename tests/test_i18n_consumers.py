@@ -19,7 +19,7 @@ from tests.html_contract import cards_in
 from tests.test_consumers import ORIGIN, connect, frame, get_state, latest, session_cookie
 from tests.test_i18n_table import card_labels, english_in
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [pytest.mark.django_db(transaction=True)]
 
 
 def _setup(languages=("en", "ja")):
