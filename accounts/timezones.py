@@ -56,21 +56,12 @@ def zone_name(user) -> str:
     return name if name in available() else site_zone_name()
 
 
-@functools.lru_cache(maxsize=1024)
-def _zone(name: str) -> tzinfo:
-    return zoneinfo.ZoneInfo(name)
-
-
 def zone_for(name: str | None) -> tzinfo:
-    """The zone of that name; blank or unknown (a zone since dropped from the tz
-    database, say): the site's."""
+    """The zone of that name (``ZoneInfo`` keeps each one it made); blank or unknown (a
+    zone since dropped from the tz database, say): the site's."""
     if name and name in available():
-        return _zone(name)
+        return zoneinfo.ZoneInfo(name)
     return timezone.get_default_timezone()
-
-
-def user_zone(user) -> tzinfo:
-    return zone_for(getattr(user, "time_zone", ""))
 
 
 class UserTimeZoneMiddleware:
@@ -86,7 +77,7 @@ class UserTimeZoneMiddleware:
         name = getattr(user, "time_zone", "") if user is not None and user.is_authenticated \
             else ""
         if name and name in available():
-            timezone.activate(_zone(name))
+            timezone.activate(zone_for(name))
             try:
                 return self.get_response(request)
             finally:

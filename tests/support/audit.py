@@ -80,7 +80,7 @@ from games.engine.game import (
     fairness_reveals,
 )
 from games.regions import PART
-from tests.support.wsplayer import Board, Player, form_cards
+from tests.support.wsplayer import Board, Player, form_cards, stock_move
 
 EVENTS_SHOWN = 40
 MAX_VIOLATIONS_KEPT = 50
@@ -511,15 +511,7 @@ def choose_move(board: Board, rng: random.Random,
         if 'name="stop" value="1"' in html and rng.random() < 0.2:
             move["stop"] = "1"
         return move
-    if "take-form" in forms and rng.random() < 0.3:
-        return {"kind": "take_discard"}
-    if "draw-form" in forms:
-        return {"kind": "draw"}
-    if "pass-form" in forms:
-        return {"kind": "pass"}
-    if "stop-form" in forms:
-        return {"kind": "stop"}
-    return None
+    return stock_move(forms, rng)
 
 
 class AuditPlayer(Player):

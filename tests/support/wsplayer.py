@@ -80,6 +80,12 @@ def choose(board: Board, rng: random.Random, stop_chance: float = 0.3) -> dict |
         give = form_cards(html, "give", "swap-form")
         take = form_cards(html, "take", "swap-form")
         return {"kind": "swap", "give": rng.choice(give), "take": rng.choice(take)}
+    return stock_move(forms, rng)
+
+
+def stock_move(forms, rng: random.Random) -> dict | None:
+    """With no swap to make: take the discard now and then, else draw, pass or stop,
+    whichever the board offers."""
     if "take-form" in forms and rng.random() < 0.3:
         return {"kind": "take_discard"}
     if "draw-form" in forms:
