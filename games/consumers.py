@@ -411,7 +411,10 @@ class TableConsumer(Socket):
         now = time.monotonic()
         # the in-band check against Redis: if it forgot this page's record, it forgot its
         # group memberships too (say it restarted empty): the page joins again
-        forgotten = not presence.is_noted(self.table_id, self.channel_name, self.user.pk)
+        # (read with the table's revision: one cache read for a ping that finds nothing)
+        noted, found = presence.noted_and(self.table_id, self.channel_name, self.user.pk,
+                                          publish.rev_keys(self.table_id))
+        forgotten = not noted
         if forgotten or (visible is not None and visible != self.visible):
             self.visible = self.visible if visible is None else visible
             presence.note_page(self.table_id, self.channel_name, self.user.pk,
@@ -421,11 +424,12 @@ class TableConsumer(Socket):
             presence.note_page(self.table_id, self.channel_name, self.user.pk,
                                self.language, self.visible)
             await self.db_work(actions.do_ping, self.channel_name, self.table_id)
+            found = None  # a moment has passed: the table's revision is read again
         if self.holder is not None and now - self.counted_at > ratelimit.SOCKET_STALE / 3:
             ratelimit.socket_seen(self.holder, self.channel_name)  # still open: still counted
             self.counted_at = now
         # a revision published a moment ago may have its frame on the way still
-        current, published, wanted = publish.current_rev(self.table_id)
+        current, published, wanted = publish.current_rev(self.table_id, found)
         if publish.left_over(published, wanted) and self.fetching is None:
             # a change nobody published (its process died in the pass): published now,
             # for every page of the table

@@ -80,6 +80,14 @@ def present(table_id: int, user_ids, read: set[str] | None = None,
     """(the languages pages of the table read, {user: the languages of their pages}) for
     ``user_ids``: one cache read. ``read``, the languages a caller has read already: only
     the users' records are read then (none at all without users)."""
+    read, pages, _ = present_and(table_id, user_ids, read)
+    return read, pages
+
+
+def present_and(table_id: int, user_ids, read: set[str] | None = None, also=(),
+                ) -> tuple[set[str], dict[int, set[str]], dict]:
+    """:func:`present`, and the cache entries ``also`` ({key: value} of those found),
+    in the same one cache read."""
     from django.conf import settings
 
     now = time.time()
@@ -87,7 +95,8 @@ def present(table_id: int, user_ids, read: set[str] | None = None,
         c for code, _ in settings.LANGUAGES for c in (code, code.split("-")[0])))
     keys = [_language_key(table_id, code) for code in languages]
     users = {_user_key(table_id, u): u for u in user_ids}
-    found = cache.get_many([*keys, *users]) if keys or users else {}
+    also = list(also)
+    found = cache.get_many([*keys, *users, *also]) if keys or users or also else {}
     read = set(read or ()) | {code for code, key in zip(languages, keys, strict=True)
                               if (found.get(key) or 0) > now}
     pages = {}
@@ -96,13 +105,17 @@ def present(table_id: int, user_ids, read: set[str] | None = None,
         if langs:
             pages[user_id] = langs
             read |= langs
-    return read, pages
+    return read, pages, {k: found[k] for k in also if k in found}
 
 
-def is_noted(table_id: int, channel: str, user_id: int) -> bool:
-    """Does the cache (Redis) still hold this page's record? After Redis lost its data,
-    it does not: nor does it hold the page's group memberships."""
-    return channel in _live(cache.get(_user_key(table_id, user_id)), time.time())
+def noted_and(table_id: int, channel: str, user_id: int, also=()) -> tuple[bool, dict]:
+    """(Does the cache (Redis) still hold this page's record?, the cache entries ``also``
+    ({key: value} of those found)), in one cache read (a page's ping). After Redis lost
+    its data, it holds no record: nor does it hold the page's group memberships."""
+    key = _user_key(table_id, user_id)
+    found = cache.get_many([key, *also])
+    return channel in _live(found.get(key), time.time()), {
+        k: found[k] for k in also if k in found}
 
 
 def has_visible_page(user_id: int, table_id: int) -> bool:

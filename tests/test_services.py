@@ -54,6 +54,47 @@ async def test_channel_layer_round_trip_through_redis():
 
 
 @pytest.mark.redis
+async def test_many_group_sends_at_once_reach_each_group_and_only_it():
+    """games.layers: several groups in one go, across two processes' channels (two layers,
+    as two daphnes are): each channel hears its own groups' messages, once, and no other's;
+    a group nobody listens to is sent nothing."""
+    from games.layers import BatchedRedisChannelLayer
+
+    layer = get_channel_layer()
+    assert isinstance(layer, BatchedRedisChannelLayer)
+    other = BatchedRedisChannelLayer(hosts=layer.hosts, prefix=layer.prefix)
+    tag = uuid.uuid4().hex
+    public, mine, theirs, empty = (f"t-{tag}.{who}" for who in ("all", "u1", "u2", "none"))
+    here, there, watcher = (await layer.new_channel(), await other.new_channel(),
+                            await other.new_channel())
+    try:
+        await layer.group_add(mine, here)
+        await other.group_add(theirs, there)
+        await other.group_add(public, watcher)
+        await layer.group_send_many([
+            (public, {"type": "table.frame", "text": "public"}),
+            (mine, {"type": "table.frame", "text": "mine"}),
+            (theirs, {"type": "table.frame", "text": "theirs"}),
+            (empty, {"type": "table.frame", "text": "nobody"})])
+
+        async def heard(on, channel):
+            return (await asyncio.wait_for(on.receive(channel), timeout=5))["text"]
+
+        assert await heard(layer, here) == "mine"
+        assert await heard(other, there) == "theirs"
+        assert await heard(other, watcher) == "public"
+        for on, channel in ((layer, here), (other, there), (other, watcher)):
+            with pytest.raises(asyncio.TimeoutError):
+                await asyncio.wait_for(on.receive(channel), timeout=0.3)
+    finally:
+        await layer.group_discard(mine, here)
+        await other.group_discard(theirs, there)
+        await other.group_discard(public, watcher)
+        await layer.close_pools()
+        await other.close_pools()
+
+
+@pytest.mark.redis
 def test_cache_round_trip_through_redis():
     from django_redis.cache import RedisCache
 

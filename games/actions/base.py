@@ -206,7 +206,17 @@ def group_send_many(messages: list[tuple[str, dict]]) -> bool:
     if layer is None or not messages:
         return layer is not None
 
+    batched = getattr(layer, "group_send_many", None)  # games.layers: two round trips
+
     async def send_all():
+        if batched is not None:
+            try:
+                await batched(messages)
+                return True
+            except Exception:
+                # once more, one by one: after Redis restarts, the first use of each
+                # pooled connection fails (a page drops a frame it was sent twice)
+                log.info("sending %d groups at once failed; one by one", len(messages))
         results = await asyncio.gather(*(layer.group_send(g, m) for g, m in messages),
                                        return_exceptions=True)
         failed = [(g, m) for (g, m), r in zip(messages, results, strict=True)

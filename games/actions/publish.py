@@ -77,11 +77,18 @@ def want_key(table_id: int) -> str:
     return f"loop-want:{table_id}"
 
 
-def current_rev(table_id: int) -> tuple[str | None, float, float]:
+def rev_keys(table_id: int) -> list[str]:
+    """What :func:`current_rev` reads (a ping reads it with its page's record)."""
+    return [rev_key(table_id), want_key(table_id)]
+
+
+def current_rev(table_id: int, found: dict | None = None) -> tuple[str | None, float, float]:
     """(the revision the table's pages were last brought to, when the pass that did it
     read the table, when a change last asked to be published): a ping compares its
-    page's revision, and finds a change no pass has published (``publish_left_over``)."""
-    found = cache.get_many([rev_key(table_id), want_key(table_id)])
+    page's revision, and finds a change no pass has published (``publish_left_over``).
+    ``found``: :func:`rev_keys` as read already."""
+    if found is None:
+        found = cache.get_many(rev_keys(table_id))
     rev, read_at = found.get(rev_key(table_id)) or (None, 0.0)
     return rev, read_at, found.get(want_key(table_id)) or 0.0
 
@@ -162,7 +169,8 @@ def _count(audience, what) -> None:
 
 def run_pass(table_id: int) -> None:
     key = f"loop:{table_id}"
-    read, _ = presence.present(table_id, ())  # the languages read at the table
+    # the languages read at the table, and what the last pass kept: one cache read
+    read, _, kept = presence.present_and(table_id, (), also=[key])
     if not read:
         # No page of the table is open (a post table's usual state; one cache read): there
         # is nobody to render for or to tell. What was kept for the pages is dropped, so
@@ -173,7 +181,7 @@ def run_pass(table_id: int) -> None:
     read_at = time.time()
     data = render.table_data(table_id)  # the one read
     rev = render.rev_of(data)
-    old = cache.get(key) or {}
+    old = kept.get(key) or {}
     prev_rev = old.get("rev")
     game = data.game
     at = time.time()
