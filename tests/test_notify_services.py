@@ -154,11 +154,12 @@ async def test_the_bell_crosses_the_redis_layer(fresh_channel_layer):
     from asgiref.sync import sync_to_async
     from channels.layers import get_channel_layer
     from channels.testing import WebsocketCommunicator
+    from channels_redis.core import RedisChannelLayer
 
     from stopbus_site.asgi import application
     from tests.test_consumers import ORIGIN, session_cookie
 
-    assert "redis" in type(get_channel_layer()).__module__
+    assert isinstance(get_channel_layer(), RedisChannelLayer)
     user = await sync_to_async(UserFactory)()
     cookie = await sync_to_async(session_cookie)(user)
     lobby = WebsocketCommunicator(application, "/ws/lobby/",
