@@ -8,7 +8,7 @@ the public one of a language (nobody listening, as at a table without spectators
 each seated player's own, as ``games.actions.publish`` sends them. Times, in CPU of the
 sending process, one pass's five frames (1.4 KB each) sent with channels-redis's
 ``group_send`` for each group (all of them at once, ``asyncio.gather``, as the product
-did), and with ``games.layers.BatchedRedisChannelLayer.group_send_many``; the two
+did), and with ``stopbus_site.layers.BatchedRedisChannelLayer.group_send_many``; the two
 alternate, twice each. The receiving side is the same for both and is not timed here
 (``benchmarks.load --py-spy`` shows it).
 """
@@ -24,7 +24,7 @@ from pathlib import Path
 
 
 async def _run(url: str, passes: int, tables: int) -> None:
-    from games.layers import BatchedRedisChannelLayer
+    from stopbus_site.layers import BatchedRedisChannelLayer
 
     layers = [BatchedRedisChannelLayer(hosts=[{"address": url}], prefix="bench"),
               BatchedRedisChannelLayer(hosts=[{"address": url}], prefix="bench")]

@@ -168,7 +168,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = env.str("REDIS_URL", default="")
 
 # channels-redis's layer: "core" (RedisChannelLayer, lists per channel, with a change's
-# many group sends in one go: games.layers) or "pubsub" (RedisPubSubChannelLayer);
+# many group sends in one go: stopbus_site.layers) or "pubsub" (RedisPubSubChannelLayer);
 # measured against each other in README, Performance
 STOPBUS_CHANNEL_LAYER = env.str("STOPBUS_CHANNEL_LAYER", default="core")
 if STOPBUS_CHANNEL_LAYER not in ("core", "pubsub"):
@@ -179,7 +179,7 @@ if REDIS_URL:
         "default": {
             "BACKEND": ("channels_redis.pubsub.RedisPubSubChannelLayer"
                         if STOPBUS_CHANNEL_LAYER == "pubsub"
-                        else "games.layers.BatchedRedisChannelLayer"),
+                        else "stopbus_site.layers.BatchedRedisChannelLayer"),
             # redis-py 8 reads with a 5 s timeout by default, which breaks the layer's
             # blocking receive (every idle consumer would crash every 5 s): no read
             # timeout on the layer's connections; connecting still times out.

@@ -55,10 +55,10 @@ async def test_channel_layer_round_trip_through_redis():
 
 @pytest.mark.redis
 async def test_many_group_sends_at_once_reach_each_group_and_only_it():
-    """games.layers: several groups in one go, across two processes' channels (two layers,
-    as two daphnes are): each channel hears its own groups' messages, once, and no other's;
-    a group nobody listens to is sent nothing."""
-    from games.layers import BatchedRedisChannelLayer
+    """stopbus_site.layers: several groups in one go, across two processes' channels (two
+    layers, as two daphnes are): each channel hears its own groups' messages, once, and no
+    other's; a group nobody listens to is sent nothing."""
+    from stopbus_site.layers import BatchedRedisChannelLayer
 
     layer = get_channel_layer()
     assert isinstance(layer, BatchedRedisChannelLayer)

@@ -165,7 +165,7 @@ def test_redis_url_selects_redis_channel_layer_and_cache():
     settings = settings_with(REDIS_URL=url)
 
     layer = settings["CHANNEL_LAYERS"]["default"]
-    assert layer["BACKEND"] == "games.layers.BatchedRedisChannelLayer"
+    assert layer["BACKEND"] == "stopbus_site.layers.BatchedRedisChannelLayer"
     assert layer["CONFIG"]["hosts"] == [
         {"address": url, "socket_timeout": None, "socket_connect_timeout": 5}]
     cache = settings["CACHES"]["default"]

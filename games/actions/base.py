@@ -206,7 +206,7 @@ def group_send_many(messages: list[tuple[str, dict]]) -> bool:
     if layer is None or not messages:
         return layer is not None
 
-    batched = getattr(layer, "group_send_many", None)  # games.layers: two round trips
+    batched = getattr(layer, "group_send_many", None)  # stopbus_site.layers: two round trips
 
     async def send_all():
         if batched is not None:
