@@ -95,8 +95,7 @@ def present_and(table_id: int, user_ids, read: set[str] | None = None, also=(),
         c for code, _ in settings.LANGUAGES for c in (code, code.split("-")[0])))
     keys = [_language_key(table_id, code) for code in languages]
     users = {_user_key(table_id, u): u for u in user_ids}
-    also = list(also)
-    found = cache.get_many([*keys, *users, *also]) if keys or users or also else {}
+    found, extra = _read([*keys, *users], also)
     read = set(read or ()) | {code for code, key in zip(languages, keys, strict=True)
                               if (found.get(key) or 0) > now}
     pages = {}
@@ -105,7 +104,15 @@ def present_and(table_id: int, user_ids, read: set[str] | None = None, also=(),
         if langs:
             pages[user_id] = langs
             read |= langs
-    return read, pages, {k: found[k] for k in also if k in found}
+    return read, pages, extra
+
+
+def _read(keys: list[str], also) -> tuple[dict, dict]:
+    """({key: value} of ``keys`` and ``also`` found, those of ``also`` alone): one cache
+    read (none for no keys)."""
+    also = list(also)
+    found = cache.get_many([*keys, *also]) if keys or also else {}
+    return found, {k: found[k] for k in also if k in found}
 
 
 def noted_and(table_id: int, channel: str, user_id: int, also=()) -> tuple[bool, dict]:
@@ -113,9 +120,8 @@ def noted_and(table_id: int, channel: str, user_id: int, also=()) -> tuple[bool,
     ({key: value} of those found)), in one cache read (a page's ping). After Redis lost
     its data, it holds no record: nor does it hold the page's group memberships."""
     key = _user_key(table_id, user_id)
-    found = cache.get_many([key, *also])
-    return channel in _live(found.get(key), time.time()), {
-        k: found[k] for k in also if k in found}
+    found, extra = _read([key], also)
+    return channel in _live(found.get(key), time.time()), extra
 
 
 def has_visible_page(user_id: int, table_id: int) -> bool:
