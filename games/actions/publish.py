@@ -323,8 +323,11 @@ class _Views:
         if user_id not in self.keys:
             data = self.data
             row = next((s for s in data.seats if s.user_id == user_id), None)
+            # who plays each seat shows in their own regions too (Brag's "See <name>"
+            # names an opponent, who becomes "Bot for <name>" on leaving)
             table = [row.position if row else None, row.away if row else None,
-                     data.table.host_id == user_id]
+                     data.table.host_id == user_id,
+                     [(p.seat, p.user_id, p.left_early) for p in data.players]]
             game = []
             seat = self.seat(user_id)
             if data.state is not None and seat is not None:
