@@ -220,8 +220,12 @@ def test_a_finished_game_is_counted_for_its_people(classic):
         assert (result.hands, result.lives_lost, result.stops) == (hands, lives, stops)
         assert result.rating_before == 1000
         assert result.rating_after == overall.rating
-    winner, runner_up = sorted(results.values(), key=lambda r: r.place)
-    assert winner.place == 1 and winner.rating_after > runner_up.rating_after
+    # the random bot may win now and then: compare the two people with each other
+    better, worse = sorted(results.values(), key=lambda r: r.place)
+    if better.place < worse.place:
+        assert better.rating_after > worse.rating_after
+    else:  # put out by the same showdown: a tie, rated alike
+        assert better.rating_after == worse.rating_after
 
 
 def test_the_log_replays_to_the_stored_state(classic):
