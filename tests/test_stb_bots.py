@@ -16,6 +16,7 @@ from games.engine import (
     parse_card,
     seat_view,
     stop_bus,
+    take_discard,
 )
 from games.engine.bots import BeginnerBot, CasualBot, MonteCarloBot
 from games.engine.game import DEALER_SWAP_PHASE, DRAW, PLAY, STOP, SWAP, TAKE_DISCARD
@@ -165,6 +166,27 @@ def test_the_beginner_never_breaks_a_prial_it_holds():
         assert is_legal(s, action)
         kept = [c for c in s.hands[me] if c != action.give[0]]
         assert stock_rules.hand_ranking.evaluate(tuple(kept)).category == "prial", kept
+
+
+def test_the_beginner_breaks_its_prial_when_the_card_it_took_from_the_discard_must_stay():
+    """Holding a prial, it took the discard (which may not go straight back): a card of the
+    prial goes. (It used to find no card to give, and its move -- a discard of nothing --
+    stopped the clock's bot turn, and the game with it.)"""
+    rules = PRESETS["draw-and-discard"].rules
+    for seed in range(40):
+        state, _ = new_game(rules, ["A", "B"], bytes([seed]) * 32)
+        me = state.turn
+        state = state.clone()
+        state.discard.append(state.stock.pop())
+        taken = state.discard[-1]
+        rank = next(r for r in ("9", "Q", "4") if parse_card(r + "C") >> 2 != taken >> 2)
+        prial = [_card(rank + suit) for suit in "CDH"]
+        s = _place(state, me, prial)
+        s, _ = apply(s, take_discard(me))
+        assert s.pending == taken and s.pending_from_discard
+        action = BeginnerBot(rules, random.Random(seed)).choose(seat_view(s, me))
+        assert is_legal(s, action), action
+        assert action.give[0] in prial
 
 
 def test_the_beginner_never_stops_with_a_poor_hand_while_a_swap_would_improve_it():

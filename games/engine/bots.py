@@ -415,11 +415,12 @@ def best_discard(score, view: SeatView, keep=()) -> int:
     taken, nor a card in ``keep``)."""
     hand = view.hand
     best_card, best_score = None, None
-    if all(c in keep for c in hand):
+    # the card just taken from the discard must stay; if every other card is kept too (a
+    # prial, and the discard taken beside it), one of them goes after all
+    may_go = [c for c in hand if not (view.pending_from_discard and c == view.pending)]
+    if all(c in keep for c in may_go):
         keep = ()
-    for card in hand:
-        if view.pending_from_discard and card == view.pending:
-            continue
+    for card in may_go:
         if card in keep:
             continue
         rest = tuple(c for c in hand if c != card)
