@@ -80,6 +80,35 @@ def test_a_bot_moves_when_its_job_is_due(user, variant):
     assert game.actions.get(seq=game.version + 1).by == "bot"
 
 
+def test_a_bot_that_chooses_a_move_the_engine_refuses_still_plays_its_turn(
+        user, variant, monkeypatch, caplog):
+    """A bot's mistake (a move the engine does not take) must not stop the game: the
+    clock plays a legal move for the seat instead, and the mistake is logged."""
+    from games.engine.bots import CasualBot
+    from games.engine.game import Action
+
+    game = start(user, variant)
+    for _ in range(20):
+        game = Game.objects.get(pk=game.pk)
+        state = actions.state_of(game)
+        if state.turn == 1 and state.phase == "play":
+            break
+        job = pending(game).get()
+        if job.kind == Job.Kind.TURN_TIMEOUT:
+            actions.do_play(game.pk, 0, {"kind": "stop"} if state.stopper is None
+                         else {"kind": "pass"}, game.version)
+        else:
+            clock.run_due_jobs()
+    monkeypatch.setattr(CasualBot, "choose",
+                        lambda self, view: Action("discard", view.viewer, give=(None,)))
+    with caplog.at_level("ERROR", logger="games.actions.moves"):
+        assert clock.run_due_jobs() == 1
+    job = Job.objects.filter(game=game, kind=Job.Kind.BOT_MOVE).latest("done_at")
+    assert job.result.startswith("bot played"), job.result
+    assert Game.objects.get(pk=game.pk).version == game.version + 1
+    assert "does not take" in caplog.text
+
+
 def test_nothing_runs_before_it_is_due(user, variant, settings):
     settings.STOPBUS_BOT_DELAY = 60
     start(user, variant, bots=("greedy", "greedy"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 import random
 import secrets
 from dataclasses import dataclass
@@ -29,6 +30,8 @@ from .base import (
     touch_table,
 )
 from .post import tell_places
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -187,10 +190,21 @@ def do_take_seat_back(game: Game, user) -> None:
 
 
 def bot_choice(game: Game, state, seat: int, level: str):
+    """The bot's move for ``seat``; if the bot ever chooses one the engine would not take
+    (a bot's mistake), a legal move picked at random instead, and the mistake logged: a
+    bot's turn that cannot be played would stop the game for everyone at the table."""
     # a bot's choices need no secrecy, only variety; the deal is what is secret
     kind = kind_for(game)
-    bot = kind.make_bot(level, state.rules, random.Random(secrets.randbits(64)))  # noqa: S311
-    return kind.to_action(bot.choose(kind.seat_view(state, seat)))
+    rng = random.Random(secrets.randbits(64))  # noqa: S311
+    bot = kind.make_bot(level, state.rules, rng)
+    try:
+        action = kind.to_action(bot.choose(kind.seat_view(state, seat)))
+        kind.apply(state, action)  # the engine takes it (apply returns a new state)
+        return action
+    except Exception:
+        log.exception("the %s bot chose a move the engine does not take (game %s, seat %s); "
+                      "it plays a legal one at random", level, game.pk, seat)
+        return kind.to_action(rng.choice(kind.legal_actions(state, seat)))
 
 
 # -- what the clock plays for a player whose time ran out (each kind names its own) ------------
