@@ -46,6 +46,8 @@ def report(totals: Totals, seconds: float, tracebacks: int | None = None) -> Non
         print(f"  - {violation}")
     if totals.unfinished:
         print(f"unfinished:       {totals.unfinished[:10]}")
+        for stall in totals.stalls[:10]:
+            print(f"  - {stall}")
     if tracebacks is not None:
         print(f"server tracebacks: {tracebacks}")
     print(f"time:             {seconds:.0f} s")

@@ -644,6 +644,32 @@ def read_record(game_id: int, clients: list[dict], variant: str) -> dict:
         close_old_connections()
 
 
+def stall_report(game_id: int, clients: list) -> str:
+    """Why a game did not finish, as far as the database and its clients say: the game's
+    phase and turn, who plays each seat, the clock's jobs still to run, and each client's
+    last board and what it last sent for."""
+    from django.db import close_old_connections
+
+    from games.models import Game, Job
+
+    try:
+        game = Game.objects.get(pk=game_id)
+        state = game.state or {}
+        seats = [(p.seat, p.user_id is not None, p.bot_level or "-", p.left_early)
+                 for p in game.players.order_by("seat")]
+        jobs = [(j.kind, j.version, j.seat, j.due_at.isoformat(timespec="seconds"),
+                 bool(j.claimed_at), j.claimed_by)
+                for j in Job.objects.filter(game=game, done_at__isnull=True)]
+        seen = [(c.name, c.board.version if c.board else None,
+                 sorted(c.board.forms) if c.board else None, c.board.ready if c.board else None,
+                 c._sent_for, c.play, c.over, c.syncs) for c in clients]
+        return (f"game {game_id}: {game.status} v{game.version} phase={state.get('phase')} "
+                f"turn={state.get('turn')} ready={game.ready} seats={seats} "
+                f"jobs={jobs} clients={seen}")
+    finally:
+        close_old_connections()
+
+
 def set_up_table(stack, group, slug: str) -> tuple[int, int, dict[int, int]]:
     """A started table for ``group``: (table id, game id, {user id: seat})."""
     from django.db import close_old_connections
@@ -693,6 +719,7 @@ class Totals:
     refusal_kinds: Counter = field(default_factory=Counter)
     by_seats: Counter = field(default_factory=Counter)
     unfinished: list = field(default_factory=list)
+    stalls: list = field(default_factory=list)  # stall_report of each unfinished game
 
     def absorb(self, audit: GameAudit) -> None:
         self.games += 1
@@ -761,6 +788,7 @@ async def play_one(stack, index: int, plan, people, watcher, db, pool, totals: T
         totals.finished += 1
     else:
         totals.unfinished.append(game_id)
+        totals.stalls.append(await loop.run_in_executor(db, stall_report, game_id, everyone))
     audit = await loop.run_in_executor(pool, audit_record, record)
     totals.absorb(audit)
     totals.audit_seconds += audit.seconds
