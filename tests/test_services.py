@@ -94,6 +94,121 @@ async def test_many_group_sends_at_once_reach_each_group_and_only_it():
         await other.close_pools()
 
 
+def _fresh_layer():
+    """A layer of its own (its own process queue), as another daphne process has."""
+    from stopbus_site.layers import BatchedRedisChannelLayer
+
+    layer = get_channel_layer()
+    return BatchedRedisChannelLayer(hosts=layer.hosts, prefix=layer.prefix)
+
+
+@pytest.mark.redis
+@pytest.mark.timeout(60)
+async def test_a_process_pages_get_each_their_own_frames_once_and_in_order():
+    """stopbus_site.layers: one task takes the process's messages off Redis in batches and
+    hands each to its page: sent interleaved to many pages (by group and straight to the
+    channel), each page receives exactly its own, once, in the order sent."""
+    layer, other = _fresh_layer(), _fresh_layer()
+    tag = uuid.uuid4().hex
+    pages = [await layer.new_channel() for _ in range(30)]
+    got = {page: [] for page in pages}
+    try:
+        for n, page in enumerate(pages):
+            await layer.group_add(f"t-{tag}.u{n}", page)
+
+        async def listen(page):
+            while True:
+                got[page].append((await layer.receive(page))["n"])
+
+        listeners = [asyncio.create_task(listen(page)) for page in pages]
+        await asyncio.sleep(0.2)
+        sent = {page: [] for page in pages}
+        for n in range(600):
+            page = pages[(n * 7) % len(pages)]
+            sent[page].append(n)
+            if n % 3:
+                await other.send(page, {"type": "table.frame", "n": n})
+            else:
+                await other.group_send_many(
+                    [(f"t-{tag}.u{pages.index(page)}", {"type": "table.frame", "n": n})])
+        for _ in range(100):
+            if sum(map(len, got.values())) >= 600:
+                break
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(0.3)  # nothing more may come
+        for listener in listeners:
+            listener.cancel()
+        await asyncio.gather(*listeners, return_exceptions=True)
+        assert got == sent
+    finally:
+        for n, page in enumerate(pages):
+            await layer.group_discard(f"t-{tag}.u{n}", page)
+        await layer.close_pools()
+        await other.close_pools()
+
+
+@pytest.mark.redis
+@pytest.mark.timeout(60)
+async def test_a_page_that_closes_while_waiting_takes_nobody_s_frame_with_it():
+    """Pages close all the time (their receive is cancelled while it waits): the frames
+    that arrive then still reach the other pages, and a frame for a page that has not
+    started listening yet waits for it."""
+    layer, other = _fresh_layer(), _fresh_layer()
+    closing, staying, late = [await layer.new_channel() for _ in range(3)]
+    try:
+        for _round in range(20):
+            waiting = [asyncio.ensure_future(layer.receive(c)) for c in (closing, staying)]
+            await asyncio.sleep(0.01)
+            waiting[0].cancel()  # the page closes
+            await other.send(staying, {"type": "table.frame", "n": _round})
+            await other.send(late, {"type": "table.frame", "n": _round})
+            assert (await asyncio.wait_for(waiting[1], 5))["n"] == _round
+            assert (await asyncio.wait_for(layer.receive(late), 5))["n"] == _round
+            with pytest.raises(asyncio.CancelledError):
+                await waiting[0]
+    finally:
+        await layer.close_pools()
+        await other.close_pools()
+
+
+@pytest.mark.redis
+@pytest.mark.timeout(30)
+async def test_a_failed_pop_reaches_the_pages_waiting_and_the_next_receive_pops_again():
+    """If Redis fails under the pop, each page waiting then hears it (its socket closes and
+    the page comes back, as with channels-redis); the next receive starts a new pop."""
+    import redis
+
+    layer, other = _fresh_layer(), _fresh_layer()
+    pages = [await layer.new_channel() for _ in range(3)]
+    real = layer.connection(0)
+    calls = 0
+
+    class Failing:
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+        async def bzmpop(self, *args, **kwargs):
+            nonlocal calls
+            calls += 1
+            await asyncio.sleep(0.05)
+            raise redis.ConnectionError("Redis went away")
+
+    layer.connection = lambda index: Failing()
+    try:
+        waiting = [asyncio.ensure_future(layer.receive(p)) for p in pages]
+        for wait in waiting:
+            with pytest.raises(redis.ConnectionError):
+                await asyncio.wait_for(wait, 5)
+        assert calls == 1
+        del layer.connection  # Redis is back
+        await other.send(pages[0], {"type": "table.frame", "n": 1})
+        assert (await asyncio.wait_for(layer.receive(pages[0]), 5))["n"] == 1
+    finally:
+        layer.__dict__.pop("connection", None)
+        await layer.close_pools()
+        await other.close_pools()
+
+
 @pytest.mark.redis
 def test_cache_round_trip_through_redis():
     from django_redis.cache import RedisCache
