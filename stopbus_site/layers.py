@@ -35,6 +35,7 @@ import time
 from collections import defaultdict
 
 from channels_redis.core import BoundedQueue, RedisChannelLayer
+from redis.exceptions import ResponseError
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +67,9 @@ class _Failed:
 
     def __init__(self, error: BaseException):
         self.error = error
+
+
+_OLD_REDIS = object()  # put in the inboxes waiting when Redis has no BZMPOP (before 7.0)
 
 
 class _Room:
@@ -106,6 +110,7 @@ class BatchedRedisChannelLayer(RedisChannelLayer):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._rooms: dict[asyncio.AbstractEventLoop, _Room] = {}
+        self._old_redis = False  # no BZMPOP: channels-redis's receive
 
     def _room(self) -> _Room:
         loop = asyncio.get_running_loop()
@@ -120,7 +125,7 @@ class BatchedRedisChannelLayer(RedisChannelLayer):
         """The next message of ``channel``. A channel of this process ("...!<page>")
         reads its inbox, which one task per process queue fills (:meth:`_read`); any
         other channel is received as channels-redis does."""
-        if "!" not in channel:
+        if "!" not in channel or self._old_redis:
             return await super().receive(channel)
         self.require_valid_channel_name(channel)  # raises on a bad name
         room = self._room()
@@ -146,6 +151,8 @@ class BatchedRedisChannelLayer(RedisChannelLayer):
         room.read_at[channel] = time.monotonic()
         if isinstance(item, _Failed):
             raise item.error
+        if item is _OLD_REDIS:
+            return await super().receive(channel)
         return item
 
     async def _read(self, room: _Room, real: str) -> None:
@@ -170,10 +177,24 @@ class BatchedRedisChannelLayer(RedisChannelLayer):
                     return  # nobody listens: what comes waits in Redis for a receive
                 if time.monotonic() - room.swept > 60:
                     room.sweep()
-        except Exception as error:
+        except ResponseError as error:
+            if "unknown command" not in str(error).lower():
+                self._fail(room, error)
+                raise
+            # Redis before 7.0: channels-redis's own receive, from now on
+            log.warning("Redis has no BZMPOP (7.0 and later): pages receive one message "
+                        "at a time")
+            self._old_redis = True
             for channel in room.waiting:
-                room.inbox(channel).put_nowait(_Failed(error))
+                room.inbox(channel).put_nowait(_OLD_REDIS)
+        except Exception as error:
+            self._fail(room, error)
             raise
+
+    @staticmethod
+    def _fail(room: _Room, error: BaseException) -> None:
+        for channel in room.waiting:
+            room.inbox(channel).put_nowait(_Failed(error))
 
     async def close_pools(self):
         room = self._rooms.pop(asyncio.get_running_loop(), None)

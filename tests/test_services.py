@@ -210,6 +210,39 @@ async def test_a_failed_pop_reaches_the_pages_waiting_and_the_next_receive_pops_
 
 
 @pytest.mark.redis
+@pytest.mark.timeout(30)
+async def test_on_a_redis_without_bzmpop_pages_receive_as_channels_redis_does():
+    """Redis before 7.0 has no BZMPOP: the layer says so once and receives one message at a
+    time, as channels-redis does; no page misses its frame."""
+    import redis
+
+    layer, other = _fresh_layer(), _fresh_layer()
+    pages = [await layer.new_channel() for _ in range(2)]
+    real = layer.connection(0)
+
+    class Old:
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+        async def bzmpop(self, *args, **kwargs):
+            raise redis.ResponseError("unknown command 'BZMPOP', with args beginning with: ")
+
+    layer.connection = lambda index: Old()
+    try:
+        waiting = [asyncio.ensure_future(layer.receive(p)) for p in pages]
+        await asyncio.sleep(0.1)
+        for n, page in enumerate(pages):
+            await other.send(page, {"type": "table.frame", "n": n})
+        assert [(await asyncio.wait_for(w, 5))["n"] for w in waiting] == [0, 1]
+        await other.send(pages[0], {"type": "table.frame", "n": 2})
+        assert (await asyncio.wait_for(layer.receive(pages[0]), 5))["n"] == 2
+    finally:
+        layer.__dict__.pop("connection", None)
+        await layer.close_pools()
+        await other.close_pools()
+
+
+@pytest.mark.redis
 def test_cache_round_trip_through_redis():
     from django_redis.cache import RedisCache
 
