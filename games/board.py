@@ -19,7 +19,7 @@ from django.utils.translation import gettext, pgettext
 
 from . import presence
 from .actions import bot_name_for, state_of
-from .engine import Event, GameState, HouseRules, view_for
+from .engine import Event, GameState, HouseRules
 from .engine.game import OVER, SHOWDOWN
 from .event_text import event_text, hand_words
 from .hints import board_hints
@@ -48,6 +48,24 @@ class TableData:
     deadline: datetime | None = None
     spectators: list = field(default_factory=list)
     ratings: dict | None = field(default=None, repr=False, compare=False)
+    # what every viewer's board of this read works out alike (an engine view, the
+    # rules), worked out once per read: see :meth:`once`
+    made: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def once(self, key, make):
+        """``make()``, once per read of the table for each ``key``: a value that depends
+        only on what was read (and ``key``), shared by every viewer's board and the pass
+        that publishes them. Treat it as read-only."""
+        try:
+            return self.made[key]
+        except KeyError:
+            value = self.made[key] = make()
+            return value
+
+    def view(self, seat: int | None) -> dict:
+        """The engine's view of the game for ``seat`` (None: a spectator), worked out
+        once per read."""
+        return self.once(("view", seat), lambda: kind_for(self.game).view_for(self.state, seat))
 
     def rating_changes(self) -> dict:
         """Each seat's rating change in this finished game (``GameKind.rating_changes``),
@@ -233,8 +251,8 @@ def stop_the_bus_board(data: TableData, user) -> dict:
     """What a Stop the Bus game adds to the board's context for ``user``."""
     context = {}
     me = data.seat_of(user)
-    rules = HouseRules.from_dict(data.game.rules)
-    view = said_hands(view_for(data.state, me), rules.ranking)
+    rules = data.once("rules", lambda: HouseRules.from_dict(data.game.rules))
+    view = said_hands(data.view(me), rules.ranking)
     players = _players(data, view, me, rules)
     context.update(_game_context(data, view, me, rules, players))
     return context
@@ -252,8 +270,8 @@ def _table_context(data: TableData, user) -> dict:
         "my_table_seat": data.table_seat_of(user),
         "free_seats": table.seats - len(data.seats),
         "empty_seats": range(max(table.seats - len(data.seats), 0)),
-        "bot_levels": {level: gettext(label)
-                       for level, label in kind_for(table.variant).bot_levels.items()},
+        "bot_levels": data.once(("bot_levels", translation.get_language()), lambda: {
+            level: gettext(label) for level, label in kind_for(table.variant).bot_levels.items()}),
         "board_template": kind_for(table.variant).board_template,
         "keys_template": kind_for(table.variant).keys_template,
         "game": data.game,

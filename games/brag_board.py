@@ -13,7 +13,7 @@ from django.utils.translation import pgettext
 
 from .actions import bot_name_for
 from .board import end_of_game, reveal_title, said_events, said_hands
-from .engine.brag import BragRules, view_for
+from .engine.brag import BragRules
 from .engine.brag.game import BETTING, OVER, SHOWDOWN
 from .event_text import brag_event_text, hand_words
 from .models import Game
@@ -109,8 +109,8 @@ def brag_board(data, user) -> dict:
     """The Brag game's part of the board's context for ``user``."""
     game, state = data.game, data.state
     me = data.seat_of(user)
-    rules = BragRules.from_dict(game.rules)
-    view = said_hands(view_for(state, me), "brag")
+    rules = data.once("rules", lambda: BragRules.from_dict(game.rules))
+    view = said_hands(data.view(me), "brag")
     players = _players(data, view, me)
     names = {p["seat"]: p["name"] for p in players}
     seconds_left = None

@@ -315,8 +315,7 @@ class _Views:
                      if p.user_id == user_id and not p.left_early), None)
 
     def view(self, seat):
-        data = self.data
-        return kind_for(data.game).view_for(data.state, seat)
+        return self.data.view(seat)
 
     def key(self, user_id: int) -> list[str]:
         """[what of the table is theirs (seat, away, host), what of the game is theirs]."""
