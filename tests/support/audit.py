@@ -69,6 +69,7 @@ import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from games.engine import HouseRules, apply, new_game
 from games.engine.cards import CODES, NAMES, SUIT_SYMBOLS, parse_card
@@ -649,12 +650,18 @@ def stall_report(game_id: int, clients: list) -> str:
     phase and turn, who plays each seat, the clock's jobs still to run, and each client's
     last board and what it last sent for."""
     from django.db import close_old_connections
+    from django.utils import timezone
 
+    from games.models import Action as LogRow
     from games.models import Game, Job
 
     try:
         game = Game.objects.get(pk=game_id)
         state = game.state or {}
+        last = LogRow.objects.filter(game=game).order_by("-seq").values_list(
+            "created_at", flat=True).first()
+        # a game still moving when its time ran out (a long one) against one standing still
+        idle = f"{(timezone.now() - last).total_seconds():.0f} s" if last else "-"
         seats = [(p.seat, p.user_id is not None, p.bot_level or "-", p.left_early)
                  for p in game.players.order_by("seat")]
         jobs = [(j.kind, j.version, j.seat, j.due_at.isoformat(timespec="seconds"),
@@ -663,11 +670,37 @@ def stall_report(game_id: int, clients: list) -> str:
         seen = [(c.name, c.board.version if c.board else None,
                  sorted(c.board.forms) if c.board else None, c.board.ready if c.board else None,
                  c._sent_for, c.play, c.over, c.syncs) for c in clients]
-        return (f"game {game_id}: {game.status} v{game.version} phase={state.get('phase')} "
+        return (f"game {game_id}: {game.status} v{game.version}, last action {idle} ago, "
+                f"phase={state.get('phase')} "
                 f"turn={state.get('turn')} ready={game.ready} seats={seats} "
                 f"jobs={jobs} clients={seen}")
     finally:
         close_old_connections()
+
+
+def dump_servers(stack, game_id: int) -> str | None:
+    """Where every thread of each server process is now (``py-spy dump``), into the
+    stack's log folder: what an unfinished game's servers were doing. The file's path,
+    or None without py-spy."""
+    import shutil
+    import subprocess
+    import sys
+
+    exe = Path(sys.executable).with_name("py-spy")
+    spy = str(exe) if exe.exists() else shutil.which("py-spy")
+    if spy is None:
+        return None
+    out = Path(stack.log_dir) / f"stall-{game_id}.txt"
+    with out.open("w") as f:
+        for server in stack.servers:
+            process = getattr(server, "process", None)
+            if process is None or process.poll() is not None:
+                continue
+            f.write(f"== daphne pid {process.pid} (port {server.port})\n")
+            f.flush()
+            subprocess.run([spy, "dump", "--pid", str(process.pid)], stdout=f,  # noqa: S603
+                           stderr=subprocess.STDOUT, timeout=60, check=False)
+    return str(out)
 
 
 def set_up_table(stack, group, slug: str) -> tuple[int, int, dict[int, int]]:
@@ -788,7 +821,9 @@ async def play_one(stack, index: int, plan, people, watcher, db, pool, totals: T
         totals.finished += 1
     else:
         totals.unfinished.append(game_id)
-        totals.stalls.append(await loop.run_in_executor(db, stall_report, game_id, everyone))
+        report = await loop.run_in_executor(db, stall_report, game_id, everyone)
+        dump = await loop.run_in_executor(db, dump_servers, stack, game_id)
+        totals.stalls.append(f"{report} threads: {dump}" if dump else report)
     audit = await loop.run_in_executor(pool, audit_record, record)
     totals.absorb(audit)
     totals.audit_seconds += audit.seconds
