@@ -20,9 +20,7 @@ import asyncio
 import multiprocessing
 import os
 import random
-import tempfile
 import time
-from pathlib import Path
 
 LAYERS = {"channels-redis RedisChannelLayer": "channels_redis.core.RedisChannelLayer",
           "BatchedRedisChannelLayer": "stopbus_site.layers.BatchedRedisChannelLayer"}
@@ -115,23 +113,18 @@ def main(argv=None) -> None:
     import django
 
     django.setup()
-    from benchmarks.load import _redis_server
+    from benchmarks.load import own_redis
 
-    with tempfile.TemporaryDirectory() as log_dir:
-        process, url = _redis_server(Path(log_dir))
-        try:
-            for rate in (args.rate, None):
-                paced = f"{rate:g} moves/s" if rate else "as fast as they go"
-                print(f"{args.moves} moves of two frames to {args.pages} pages, {paced}:")
-                for turn in range(2):
-                    for name, path in LAYERS.items():
-                        cpu, wall = asyncio.run(_receive(path, url, args.pages, args.moves,
-                                                         rate, seed=turn))
-                        print(f"  {name:34} {cpu:6.3f} ms CPU a frame received "
-                              f"({wall:.1f} s)", flush=True)
-        finally:
-            process.terminate()
-            process.wait(10)
+    with own_redis() as url:
+        for rate in (args.rate, None):
+            paced = f"{rate:g} moves/s" if rate else "as fast as they go"
+            print(f"{args.moves} moves of two frames to {args.pages} pages, {paced}:")
+            for turn in range(2):
+                for name, path in LAYERS.items():
+                    cpu, wall = asyncio.run(_receive(path, url, args.pages, args.moves,
+                                                     rate, seed=turn))
+                    print(f"  {name:34} {cpu:6.3f} ms CPU a frame received "
+                          f"({wall:.1f} s)", flush=True)
 
 
 if __name__ == "__main__":

@@ -18,9 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import tempfile
 import time
-from pathlib import Path
 
 
 async def _run(url: str, passes: int, tables: int) -> None:
@@ -66,17 +64,12 @@ def main(argv=None) -> None:
     import django
 
     django.setup()
-    from benchmarks.load import _redis_server
+    from benchmarks.load import own_redis
 
-    with tempfile.TemporaryDirectory() as log_dir:
-        process, url = _redis_server(Path(log_dir))
-        try:
-            print(f"{args.passes} passes of five frames, {args.tables} tables of four pages "
-                  "on two layers:")
-            asyncio.run(_run(url, args.passes, args.tables))
-        finally:
-            process.terminate()
-            process.wait(10)
+    with own_redis() as url:
+        print(f"{args.passes} passes of five frames, {args.tables} tables of four pages "
+              "on two layers:")
+        asyncio.run(_run(url, args.passes, args.tables))
 
 
 if __name__ == "__main__":

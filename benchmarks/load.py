@@ -53,6 +53,7 @@ import os
 import random
 import re
 import subprocess
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -531,6 +532,18 @@ def _redis_server(log_dir: Path) -> tuple[subprocess.Popen, str]:
         time.sleep(0.05)
     process.kill()
     raise RuntimeError("redis-server did not start")
+
+
+@contextlib.contextmanager
+def own_redis():
+    """A Redis server of its own for a benchmark (in a temporary folder): its URL."""
+    with tempfile.TemporaryDirectory() as log_dir:
+        process, url = _redis_server(Path(log_dir))
+        try:
+            yield url
+        finally:
+            process.terminate()
+            process.wait(10)
 
 
 def _load_stack_class():

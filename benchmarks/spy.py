@@ -11,11 +11,12 @@ pings, and the rest of Channels, daphne and the Redis layer. On its own:
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
+
+from tests.support.stack import py_spy
 
 # (label, function names, any of which on the stack puts a sample under the label);
 # the first that matches wins, so the order matters.
@@ -32,11 +33,6 @@ CATEGORIES = [
                                    "dataReceived")),
     ("asgiref thread hand-offs", ("SyncToAsync.", "AsyncToSync.")),
 ]
-
-
-def py_spy() -> str | None:
-    here = Path(sys.executable).with_name("py-spy")
-    return str(here) if here.exists() else shutil.which("py-spy")
 
 
 def start(pids: list[int], seconds: float, out_dir: Path) -> list[tuple[subprocess.Popen, Path]]:

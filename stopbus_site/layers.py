@@ -91,6 +91,11 @@ class _Room:
             self.read_at[channel] = time.monotonic()
         return inbox
 
+    def tell_waiting(self, item) -> None:
+        """Hand ``item`` to every receive waiting now (a failure, or: receive otherwise)."""
+        for channel in self.waiting:
+            self.inbox(channel).put_nowait(item)
+
     def forget(self, channel: str) -> None:
         self.inboxes.pop(channel, None)
         self.read_at.pop(channel, None)
@@ -179,22 +184,16 @@ class BatchedRedisChannelLayer(RedisChannelLayer):
                     room.sweep()
         except ResponseError as error:
             if "unknown command" not in str(error).lower():
-                self._fail(room, error)
+                room.tell_waiting(_Failed(error))
                 raise
             # Redis before 7.0: channels-redis's own receive, from now on
             log.warning("Redis has no BZMPOP (7.0 and later): pages receive one message "
                         "at a time")
             self._old_redis = True
-            for channel in room.waiting:
-                room.inbox(channel).put_nowait(_OLD_REDIS)
+            room.tell_waiting(_OLD_REDIS)
         except Exception as error:
-            self._fail(room, error)
+            room.tell_waiting(_Failed(error))
             raise
-
-    @staticmethod
-    def _fail(room: _Room, error: BaseException) -> None:
-        for channel in room.waiting:
-            room.inbox(channel).put_nowait(_Failed(error))
 
     async def close_pools(self):
         room = self._rooms.pop(asyncio.get_running_loop(), None)

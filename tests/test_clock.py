@@ -58,20 +58,25 @@ def test_the_next_turn_is_scheduled_as_a_row(user, variant):
         assert job.kind == Job.Kind.BOT_MOVE
 
 
-def test_a_bot_moves_when_its_job_is_due(user, variant):
-    game = start(user, variant)
+def to_the_bots_turn(game):
+    """Play on until the bot at seat 1 is to move: the person at seat 0 stops the bus
+    straight away to hand the turn on, and the clock runs what else is due."""
     for _ in range(20):
         game = Game.objects.get(pk=game.pk)
         state = actions.state_of(game)
         if state.turn == 1 and state.phase == "play":
             break
-        # the person stops the bus straight away to hand the turn on
         job = pending(game).get()
         if job.kind == Job.Kind.TURN_TIMEOUT:
             actions.do_play(game.pk, 0, {"kind": "stop"} if state.stopper is None
                          else {"kind": "pass"}, game.version)
         else:
             clock.run_due_jobs()
+    return game
+
+
+def test_a_bot_moves_when_its_job_is_due(user, variant):
+    game = to_the_bots_turn(start(user, variant))
     job = pending(game, Job.Kind.BOT_MOVE).get()
     assert clock.run_due_jobs() == 1
     job.refresh_from_db()
@@ -87,18 +92,7 @@ def test_a_bot_that_chooses_a_move_the_engine_refuses_still_plays_its_turn(
     from games.engine.bots import CasualBot
     from games.engine.game import Action
 
-    game = start(user, variant)
-    for _ in range(20):
-        game = Game.objects.get(pk=game.pk)
-        state = actions.state_of(game)
-        if state.turn == 1 and state.phase == "play":
-            break
-        job = pending(game).get()
-        if job.kind == Job.Kind.TURN_TIMEOUT:
-            actions.do_play(game.pk, 0, {"kind": "stop"} if state.stopper is None
-                         else {"kind": "pass"}, game.version)
-        else:
-            clock.run_due_jobs()
+    game = to_the_bots_turn(start(user, variant))
     monkeypatch.setattr(CasualBot, "choose",
                         lambda self, view: Action("discard", view.viewer, give=(None,)))
     with caplog.at_level("ERROR", logger="games.actions.moves"):

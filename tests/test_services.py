@@ -102,6 +102,20 @@ def _fresh_layer():
     return BatchedRedisChannelLayer(hosts=layer.hosts, prefix=layer.prefix)
 
 
+def _pop_with(layer, bzmpop) -> None:
+    """``layer``'s Redis connections, with ``bzmpop`` in place of the real one (until
+    ``del layer.connection``)."""
+    real = layer.connection(0)
+
+    class Connection:
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+    connection = Connection()
+    connection.bzmpop = bzmpop
+    layer.connection = lambda index: connection
+
+
 @pytest.mark.redis
 @pytest.mark.timeout(60)
 async def test_a_process_pages_get_each_their_own_frames_once_and_in_order():
@@ -180,20 +194,15 @@ async def test_a_failed_pop_reaches_the_pages_waiting_and_the_next_receive_pops_
 
     layer, other = _fresh_layer(), _fresh_layer()
     pages = [await layer.new_channel() for _ in range(3)]
-    real = layer.connection(0)
     calls = 0
 
-    class Failing:
-        def __getattr__(self, name):
-            return getattr(real, name)
+    async def failing(*args, **kwargs):
+        nonlocal calls
+        calls += 1
+        await asyncio.sleep(0.05)
+        raise redis.ConnectionError("Redis went away")
 
-        async def bzmpop(self, *args, **kwargs):
-            nonlocal calls
-            calls += 1
-            await asyncio.sleep(0.05)
-            raise redis.ConnectionError("Redis went away")
-
-    layer.connection = lambda index: Failing()
+    _pop_with(layer, failing)
     try:
         waiting = [asyncio.ensure_future(layer.receive(p)) for p in pages]
         for wait in waiting:
@@ -218,16 +227,11 @@ async def test_on_a_redis_without_bzmpop_pages_receive_as_channels_redis_does():
 
     layer, other = _fresh_layer(), _fresh_layer()
     pages = [await layer.new_channel() for _ in range(2)]
-    real = layer.connection(0)
 
-    class Old:
-        def __getattr__(self, name):
-            return getattr(real, name)
+    async def unknown(*args, **kwargs):
+        raise redis.ResponseError("unknown command 'BZMPOP', with args beginning with: ")
 
-        async def bzmpop(self, *args, **kwargs):
-            raise redis.ResponseError("unknown command 'BZMPOP', with args beginning with: ")
-
-    layer.connection = lambda index: Old()
+    _pop_with(layer, unknown)
     try:
         waiting = [asyncio.ensure_future(layer.receive(p)) for p in pages]
         await asyncio.sleep(0.1)

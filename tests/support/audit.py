@@ -678,31 +678,6 @@ def stall_report(game_id: int, clients: list) -> str:
         close_old_connections()
 
 
-def dump_servers(stack, game_id: int) -> str | None:
-    """Where every thread of each server process is now (``py-spy dump``), into the
-    stack's log folder: what an unfinished game's servers were doing. The file's path,
-    or None without py-spy."""
-    import shutil
-    import subprocess
-    import sys
-
-    exe = Path(sys.executable).with_name("py-spy")
-    spy = str(exe) if exe.exists() else shutil.which("py-spy")
-    if spy is None:
-        return None
-    out = Path(stack.log_dir) / f"stall-{game_id}.txt"
-    with out.open("w") as f:
-        for server in stack.servers:
-            process = getattr(server, "process", None)
-            if process is None or process.poll() is not None:
-                continue
-            f.write(f"== daphne pid {process.pid} (port {server.port})\n")
-            f.flush()
-            subprocess.run([spy, "dump", "--pid", str(process.pid)], stdout=f,  # noqa: S603
-                           stderr=subprocess.STDOUT, timeout=60, check=False)
-    return str(out)
-
-
 def set_up_table(stack, group, slug: str) -> tuple[int, int, dict[int, int]]:
     """A started table for ``group``: (table id, game id, {user id: seat})."""
     from django.db import close_old_connections
@@ -822,7 +797,8 @@ async def play_one(stack, index: int, plan, people, watcher, db, pool, totals: T
     else:
         totals.unfinished.append(game_id)
         report = await loop.run_in_executor(db, stall_report, game_id, everyone)
-        dump = await loop.run_in_executor(db, dump_servers, stack, game_id)
+        dump = await loop.run_in_executor(
+            db, stack.dump_threads, Path(stack.log_dir) / f"stall-{game_id}.txt")
         totals.stalls.append(f"{report} threads: {dump}" if dump else report)
     audit = await loop.run_in_executor(pool, audit_record, record)
     totals.absorb(audit)

@@ -34,6 +34,12 @@ DEFAULT_PG = "postgres://postgres@127.0.0.1:5432/postgres"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/7"
 
 
+def py_spy() -> str | None:
+    """py-spy beside this Python (requirements-dev.txt), else on the PATH."""
+    here = Path(sys.executable).with_name("py-spy")
+    return str(here) if here.exists() else shutil.which("py-spy")
+
+
 def wipe_redis(url: str) -> None:
     """A benchmark's own Redis database, emptied: groups left by an earlier run's
     processes would otherwise still be sent to (and counted over capacity)."""
@@ -162,6 +168,23 @@ class Stack:
         old.kill()
         self.servers[index] = self.start_server(old.port, index)
         return self.servers[index]
+
+    def dump_threads(self, out: Path) -> Path | None:
+        """Where every thread of each live server process is now (``py-spy dump``), into
+        ``out``; None without py-spy."""
+        spy = py_spy()
+        if spy is None:
+            return None
+        with out.open("w") as f:
+            for server in self.servers:
+                process = server.process
+                if process is None or process.poll() is not None:
+                    continue
+                f.write(f"== daphne pid {process.pid} (port {server.port})\n")
+                f.flush()
+                subprocess.run([spy, "dump", "--pid", str(process.pid)], stdout=f,  # noqa: S603
+                               stderr=subprocess.STDOUT, timeout=60, check=False)
+        return out
 
     @property
     def url(self) -> str:
