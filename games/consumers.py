@@ -359,8 +359,8 @@ class TableConsumer(Socket):
                     raise actions.Refused("boards", str(TOO_MANY_RELOADS))
                 await self.fetch()
             else:
-                with ratelimit.pending(self.table_id):
-                    await self.db_work(self._act, frame)
+                with ratelimit.pending(self.table_id) as slot:
+                    await self.db_work(self._act, frame, slot)
         except ratelimit.Busy:
             await self.send(text_data=notice(str(BUSY)))
         except actions.Refused as exc:
@@ -376,8 +376,10 @@ class TableConsumer(Socket):
             await self.send(text_data=notice(_("Something went wrong with that message; "
                                                "nothing was changed.")))
 
-    def _act(self, frame) -> None:
+    def _act(self, frame, slot: ratelimit.pending | None = None) -> None:
         """One action for one frame, if this socket's session still holds."""
+        if slot is not None:
+            slot.started()
         if not session_is_valid(self.scope.get("session"), self.user):
             raise actions.Refused("signed_out", str(SIGNED_OUT))
         if frame.kind == "chat":

@@ -82,11 +82,17 @@ class pending:  # noqa: N801 -- used as a context manager, like a lock
         most, per_table = _limits()
         with _pending_lock:
             here = _pending_tables.get(self.table_id, 0)
-            if _pending_total >= most or here >= per_table or behind():
+            if _pending_total >= most or here >= per_table or behind() or queued_long():
                 raise Busy
             _pending_total += 1
             _pending_tables[self.table_id] = here + 1
+        self.entered = time.monotonic()
         return self
+
+    def started(self) -> None:
+        """The action's work begins now (in its database thread): how long it waited for
+        its turn counts towards :func:`queued_long`."""
+        queued(time.monotonic() - self.entered)
 
     def __exit__(self, *exc):
         global _pending_total
@@ -103,7 +109,7 @@ class pending:  # noqa: N801 -- used as a context manager, like a lock
 def busy() -> bool:
     """Are people's actions waiting in this process (a quarter of the limit or more), or
     are its pages updated late with a backlog still to update (``behind``)?"""
-    return _pending_total * 4 >= _limits()[0] or behind()
+    return _pending_total * 4 >= _limits()[0] or behind() or queued_long()
 
 
 # -- how far behind the process is ---------------------------------------------------------
@@ -125,17 +131,28 @@ _late = [0.0, 0.0]  # [the moving average of how late updates were, when the lat
 _late_lock = threading.Lock()
 
 
+def _note(store: list, seconds: float) -> None:
+    """One more measure into ``store``'s moving average ([average, when last noted])."""
+    seconds = min(max(seconds, 0.0), LATE_MOST)
+    now = time.monotonic()
+    with _late_lock:
+        average, at = store
+        if now - at > LATE_FORGOTTEN:
+            average = 0.0
+        store[:] = [average + LATE_WEIGHT * (seconds - average), now]
+
+
+def _lately(store: list) -> float:
+    """``store``'s moving average, or 0 if nothing was noted for LATE_FORGOTTEN seconds."""
+    average, at = store
+    return average if time.monotonic() - at < LATE_FORGOTTEN else 0.0
+
+
 def late(seconds: float) -> None:
     """A page's update was sent ``seconds`` after its change was committed (by the wall
     clocks of the process that committed it and this one: the servers' clocks must agree,
     as NTP keeps them). One update counts for at most LATE_MOST seconds."""
-    seconds = min(max(seconds, 0.0), LATE_MOST)
-    now = time.monotonic()
-    with _late_lock:
-        average, at = _late
-        if now - at > LATE_FORGOTTEN:
-            average = 0.0
-        _late[:] = [average + LATE_WEIGHT * (seconds - average), now]
+    _note(_late, seconds)
 
 
 _updating = [0]  # pages of this process with an update under way or waiting
@@ -154,9 +171,37 @@ def behind() -> bool:
     from django.conf import settings
 
     limit = getattr(settings, "STOPBUS_BUSY_LATE", 0.25)
-    average, at = _late
-    return (bool(limit) and average > limit and time.monotonic() - at < LATE_FORGOTTEN
+    return (bool(limit) and _lately(_late) > limit
             and _updating[0] >= getattr(settings, "STOPBUS_BUSY_PAGES", 4))
+
+
+# -- how long actions wait for their turn ----------------------------------------------------------
+#
+# A process runs its players' actions in a few database threads; an action taken while
+# many wait starts only after them, and the move and what it shows come that much later
+# (measured: at twice the clean maximum, up to 64 waiting actions meant moves shown 1.9 s
+# after they were sent). Each action tells how long it waited before its work began
+# (``pending.started``). While that (a moving average, as for ``late``) is past
+# ``STOPBUS_BUSY_LATE`` with at least ``STOPBUS_BUSY_PAGES`` actions of the process still
+# waiting or under way, a new action is refused at once ("the table is busy") instead of
+# queued: what is taken starts within about that time, and the queue drains by itself.
+
+_queued = [0.0, 0.0]  # [the moving average of how long actions waited, when one last began]
+
+
+def queued(seconds: float) -> None:
+    """An action began its work ``seconds`` after it was taken."""
+    _note(_queued, seconds)
+
+
+def queued_long() -> bool:
+    """Have this process's actions lately waited longer than ``STOPBUS_BUSY_LATE`` for their
+    turn, with at least ``STOPBUS_BUSY_PAGES`` of them still waiting or under way?"""
+    from django.conf import settings
+
+    limit = getattr(settings, "STOPBUS_BUSY_LATE", 0.25)
+    return (bool(limit) and _lately(_queued) > limit
+            and _pending_total >= max(1, getattr(settings, "STOPBUS_BUSY_PAGES", 4)))
 
 
 # -- open sockets ---------------------------------------------------------------------------

@@ -205,14 +205,17 @@ def _no_pauses_and_no_background_clock():
 
 @pytest.fixture(autouse=True)
 def _not_behind():
-    """How late a process's pages have lately been updated (``ratelimit.behind``) is the
-    process's own: one test's backlog is not the next one's."""
+    """How late a process's pages have lately been updated (``ratelimit.behind``), and how
+    long its actions waited (``ratelimit.queued_long``), are the process's own: one test's
+    backlog is not the next one's."""
     from games import ratelimit
 
-    ratelimit._late[:] = [0.0, 0.0]
+    for store in (ratelimit._late, ratelimit._queued):
+        store[:] = [0.0, 0.0]
     ratelimit._updating[:] = [0]
     yield
-    ratelimit._late[:] = [0.0, 0.0]
+    for store in (ratelimit._late, ratelimit._queued):
+        store[:] = [0.0, 0.0]
     ratelimit._updating[:] = [0]
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import time
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -223,3 +224,57 @@ async def test_a_page_gone_before_its_update_is_not_counted_as_waiting(settings)
     await comm.disconnect()
     await asyncio.sleep(0.2)
     assert ratelimit._updating[0] == 0
+
+
+async def test_actions_that_waited_long_for_their_turn_refuse_new_ones_while_many_wait(settings):
+    """A process whose actions lately began long after they were taken (a queue of them)
+    turns new ones away at once while enough still wait; one slow start does not, a queue
+    of a few does not, and once actions start on time it takes them again."""
+    settings.STOPBUS_BUSY_LATE = 0.25
+    settings.STOPBUS_BUSY_PAGES = 3
+    settings.STOPBUS_MAX_PENDING = 64
+    settings.STOPBUS_TABLE_PENDING = 64
+    first = ratelimit.pending(1).__enter__()
+    first.entered -= 1.0
+    first.started()  # one slow start: not a queue
+    assert not ratelimit.queued_long()
+    waiting = [ratelimit.pending(1).__enter__() for _ in range(2)]
+    for slot in waiting:
+        for _ in range(5):
+            slot.entered = time.monotonic() - 1.0
+            slot.started()
+    assert ratelimit.queued_long() and ratelimit.busy()  # three under way, each waited 1 s
+    with pytest.raises(ratelimit.Busy):
+        ratelimit.pending(2).__enter__()
+    assert ratelimit._pending_total == 3  # refused: nothing more was taken
+    waiting.pop().__exit__(None, None, None)
+    assert not ratelimit.queued_long()  # two left: a few waiting is no queue
+    with ratelimit.pending(2) as slot:
+        slot.started()
+    for _ in range(30):
+        slot.entered = time.monotonic()
+        slot.started()  # actions begin at once again
+    waiting.append(ratelimit.pending(1).__enter__())
+    assert not ratelimit.queued_long()
+    for slot in [first, *waiting]:
+        slot.__exit__(None, None, None)
+    assert ratelimit._pending_total == 0
+    ratelimit._queued[1] -= ratelimit.LATE_FORGOTTEN + 1
+    assert ratelimit._lately(ratelimit._queued) == 0.0  # long ago: counts for nothing
+
+
+async def test_a_move_notes_how_long_it_waited_for_its_turn(settings):
+    table, game, state, cookie = await sync_to_async(_setup)()
+    comm = WebsocketCommunicator(application, f"/ws/table/{table.pk}/",
+                                 headers=[ORIGIN, (b"cookie", f"sessionid={cookie}".encode())])
+    assert (await comm.connect(timeout=5))[0]
+    await _answers(comm)
+    version, seat, move = await sync_to_async(_move)(game.pk)
+    move.pop("seat", None)
+    assert ratelimit._queued[1] == 0.0
+    await comm.send_to(text_data=json.dumps({**move, "version": version}))
+    await _answers(comm)
+    assert ratelimit._queued[1] > 0 and not ratelimit.queued_long()
+    count = await sync_to_async(Action.objects.filter(game_id=game.pk).count)()
+    assert count == 2
+    await comm.disconnect()
