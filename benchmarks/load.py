@@ -1096,6 +1096,27 @@ def run_overload(args) -> dict:
             "after": [r.summary() for r in after]}
 
 
+def autovacuum_note() -> str | None:
+    """A line to print when the PostgreSQL server runs without autovacuum (as some test
+    machines do): updated rows' old versions then pile up over a run (the game rows, the
+    clock's jobs, the pages' presence) and queries slow down as it goes, which a
+    production server, vacuuming as it runs, does not show."""
+    from tests.support.stack import DEFAULT_PG, _with_database
+
+    try:
+        import psycopg
+
+        url = _with_database(os.environ.get("STACK_PG_URL", DEFAULT_PG), "postgres")
+        with psycopg.connect(url, connect_timeout=3) as conn:
+            setting = conn.execute("SHOW autovacuum").fetchone()[0]
+    except Exception:  # no server to ask: the run itself says so
+        return None
+    if setting == "on":
+        return None
+    return ("note: autovacuum is off on this PostgreSQL server: dead rows pile up over the "
+            "run and later steps read more of them than a server with it on would")
+
+
 def main(argv=None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -1148,6 +1169,9 @@ def main(argv=None) -> dict:
     args = parser.parse_args(argv)
 
     print(f"load average before: {load_average()} ({os.cpu_count()} CPUs)", flush=True)
+    note = autovacuum_note()
+    if note:
+        print(note, flush=True)
     if args.overload:
         figures = run_overload(args)
         print(f"\nload average after: {load_average()}")
