@@ -107,8 +107,9 @@ class pending:  # noqa: N801 -- used as a context manager, like a lock
 
 
 def busy() -> bool:
-    """Are people's actions waiting in this process (a quarter of the limit or more), or
-    are its pages updated late with a backlog still to update (``behind``)?"""
+    """Are people's actions waiting in this process (a quarter of the limit or more, or a
+    queue they lately waited long in: ``queued_long``), or are its pages updated late with
+    a backlog still to update (``behind``)?"""
     return _pending_total * 4 >= _limits()[0] or behind() or queued_long()
 
 
