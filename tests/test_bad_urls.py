@@ -111,3 +111,34 @@ def test_every_url_with_a_nul_or_bad_text_is_a_4xx_on_postgresql():
     assert connection.vendor == "postgresql"
     UserFactory(username="x1")
     assert walk() == []
+
+
+# a number past any integer column (a 64-bit one ends at 9223372036854775807)
+HUGE = ["99999999999999999999", "9223372036854775808", "2147483648"]
+
+
+def walk_numbers():
+    """Each route with a number too large for its column in one parameter at a time,
+    fetched and posted by each visitor: never a 500."""
+    problems = []
+    visitors = clients()
+    for value in HUGE:
+        for url, _ in urls_with(value):
+            for who, client in visitors.items():
+                for method in (client.get, client.post):
+                    status = method(url).status_code
+                    if status >= 500:
+                        problems.append(f"{who} {method.__name__.upper()} {url}: {status}")
+    return problems
+
+
+def test_every_url_with_a_number_too_large_for_its_column_is_no_500():
+    UserFactory(username="x1")
+    assert walk_numbers() == []
+
+
+@pytest.mark.postgres
+def test_every_url_with_a_number_too_large_for_its_column_is_no_500_on_postgresql():
+    assert connection.vendor == "postgresql"
+    UserFactory(username="x1")
+    assert walk_numbers() == []
