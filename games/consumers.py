@@ -376,10 +376,9 @@ class TableConsumer(Socket):
             await self.send(text_data=notice(_("Something went wrong with that message; "
                                                "nothing was changed.")))
 
-    def _act(self, frame, slot: ratelimit.pending | None = None) -> None:
+    def _act(self, frame, slot: ratelimit.pending) -> None:
         """One action for one frame, if this socket's session still holds."""
-        if slot is not None:
-            slot.started()
+        slot.started()
         if not session_is_valid(self.scope.get("session"), self.user):
             raise actions.Refused("signed_out", str(SIGNED_OUT))
         if frame.kind == "chat":

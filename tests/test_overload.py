@@ -52,6 +52,22 @@ async def _answers(comm) -> list[str]:
     return frames
 
 
+async def _page(table, cookie):
+    """A page of ``table`` open with the session ``cookie``, its first frames read."""
+    comm = WebsocketCommunicator(application, f"/ws/table/{table.pk}/",
+                                 headers=[ORIGIN, (b"cookie", f"sessionid={cookie}".encode())])
+    assert (await comm.connect(timeout=5))[0]
+    await _answers(comm)
+    return comm
+
+
+async def _move_frame(game_id) -> str:
+    """The next move, as the mover's page sends it."""
+    version, seat, move = await sync_to_async(_move)(game_id)
+    move.pop("seat", None)
+    return json.dumps({**move, "version": version})
+
+
 async def test_a_burst_is_refused_clearly_and_nothing_is_lost_or_doubled(settings):
     settings.STOPBUS_TABLE_PENDING = 2
     settings.STOPBUS_WS_BURST = 100
@@ -122,15 +138,10 @@ async def test_a_process_behind_refuses_moves_until_its_work_starts_on_time(sett
     assert ratelimit._pending_total == 0  # refused: nothing was taken
 
     table, game, state, cookie = await sync_to_async(_setup)()
-    comm = WebsocketCommunicator(application, f"/ws/table/{table.pk}/",
-                                 headers=[ORIGIN, (b"cookie", f"sessionid={cookie}".encode())])
-    assert (await comm.connect(timeout=5))[0]
-    await _answers(comm)
+    comm = await _page(table, cookie)
     for _ in range(10):
         ratelimit.late(1.0)
-    version, seat, move = await sync_to_async(_move)(game.pk)
-    move.pop("seat", None)
-    frame = json.dumps({**move, "version": version})
+    frame = await _move_frame(game.pk)
     await comm.send_to(text_data=frame)
     refused = await _answers(comm)
     assert any(BUSY in f for f in refused), refused
@@ -194,13 +205,8 @@ async def test_late_pages_refuse_moves_only_with_a_backlog(settings):
 
 async def test_a_page_counts_as_updating_until_it_is_up_to_date(settings):
     table, game, state, cookie = await sync_to_async(_setup)()
-    comm = WebsocketCommunicator(application, f"/ws/table/{table.pk}/",
-                                 headers=[ORIGIN, (b"cookie", f"sessionid={cookie}".encode())])
-    assert (await comm.connect(timeout=5))[0]
-    await _answers(comm)
-    version, seat, move = await sync_to_async(_move)(game.pk)
-    move.pop("seat", None)
-    await comm.send_to(text_data=json.dumps({**move, "version": version}))
+    comm = await _page(table, cookie)
+    await comm.send_to(text_data=await _move_frame(game.pk))
     await _answers(comm)
     assert ratelimit._updating[0] == 0  # the page was updated: nothing waits
     assert ratelimit._late[1] > 0
@@ -211,10 +217,7 @@ async def test_a_page_gone_before_its_update_is_not_counted_as_waiting(settings)
     """A page that closes while its update waits (its task cancelled, maybe before it
     ever ran) leaves nothing counted."""
     table, game, state, cookie = await sync_to_async(_setup)()
-    comm = WebsocketCommunicator(application, f"/ws/table/{table.pk}/",
-                                 headers=[ORIGIN, (b"cookie", f"sessionid={cookie}".encode())])
-    assert (await comm.connect(timeout=5))[0]
-    await _answers(comm)
+    comm = await _page(table, cookie)
     from channels.layers import get_channel_layer
 
     # a frame that does not follow the page's board: the page asks for its board (an
@@ -265,14 +268,10 @@ async def test_actions_that_waited_long_for_their_turn_refuse_new_ones_while_man
 
 async def test_a_move_notes_how_long_it_waited_for_its_turn(settings):
     table, game, state, cookie = await sync_to_async(_setup)()
-    comm = WebsocketCommunicator(application, f"/ws/table/{table.pk}/",
-                                 headers=[ORIGIN, (b"cookie", f"sessionid={cookie}".encode())])
-    assert (await comm.connect(timeout=5))[0]
-    await _answers(comm)
-    version, seat, move = await sync_to_async(_move)(game.pk)
-    move.pop("seat", None)
+    comm = await _page(table, cookie)
+    frame = await _move_frame(game.pk)
     assert ratelimit._queued[1] == 0.0
-    await comm.send_to(text_data=json.dumps({**move, "version": version}))
+    await comm.send_to(text_data=frame)
     await _answers(comm)
     assert ratelimit._queued[1] > 0 and not ratelimit.queued_long()
     count = await sync_to_async(Action.objects.filter(game_id=game.pk).count)()
