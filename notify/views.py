@@ -18,7 +18,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.timezones import site_zone_name, time_zone_groups, zone_name
-from games.models import Table
+from games.access import may_watch
 
 from . import actions
 from .forms import CHANNEL_LABELS, DigestForm, Invalid, parse_grid, parse_ids, parse_subscription
@@ -136,7 +136,11 @@ def unsubscribe(request):
 @login_required
 @require_POST
 def mute(request, table_id: int):
-    if not Table.objects.filter(pk=table_id).exists():
+    # a table they may open, or one they muted before (to turn it on again): any other
+    # is "no such table", so that a private table's name never reaches the settings page
+    # of someone who may not see it
+    if not (may_watch(table_id, request.user, request.session.get("invites", []))
+            or TableMute.objects.filter(user=request.user, table_id=table_id).exists()):
         return _refuse(request, _("There is no such table."), 404)
     value = request.POST.get("muted")
     if value not in ("on", "off"):

@@ -267,6 +267,38 @@ def test_mute_a_table_from_its_page(user_client, user):
     assert TableMute.objects.count() == 1
 
 
+def test_a_private_table_cannot_be_muted_by_someone_who_may_not_open_it(client, user):
+    """Muting a table lists its name on the settings page: a stranger to a private table
+    is told there is no such table, and its name never reaches their page. The host's
+    invitee (by link or by name) may mute it, and a mute made before may be turned off."""
+    from games.models import Invitation
+
+    host = UserFactory()
+    table = Table.objects.create(name="Hidden oak", variant=preset_variant(), host=host,
+                                 seats=4, private=True, allow_spectators=False)
+    client.force_login(user)
+    url = f"/notifications/mute/{table.pk}/"
+    response = client.post(url, {"muted": "on"})
+    assert response.status_code == 404
+    assert not TableMute.objects.exists()
+    assert "Hidden oak" not in client.get("/notifications/preferences/").content.decode()
+    # with the invite link, as the table's page would have let them in
+    session = client.session
+    session["invites"] = [table.invite_code]
+    session.save()
+    assert client.post(url, {"muted": "on"}).status_code == 302
+    assert TableMute.objects.filter(user=user, table=table).exists()
+    # the link forgotten (a new session): what they muted they may still turn on again
+    client.logout()
+    client.force_login(user)
+    assert client.post(url, {"muted": "off"}).status_code == 302
+    # invited by name
+    other = UserFactory()
+    Invitation.objects.create(table=table, user=other, invited_by=host)
+    client.force_login(other)
+    assert client.post(url, {"muted": "on"}).status_code == 302
+
+
 # -- push subscriptions --------------------------------------------------------------------------
 
 
