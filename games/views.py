@@ -15,7 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from accounts.guests import GuestRefused, remember_kind, start_guest
 
@@ -65,6 +65,7 @@ def play_now_kinds(request) -> list[dict]:
     return sorted(kinds, key=lambda k: not k["last"])
 
 
+@require_safe
 def lobby(request):
     form = TableForm()
     return render(request, "games/lobby.html", {
@@ -178,6 +179,7 @@ def _check_access(request, table_id: int):
     return allowed
 
 
+@require_safe
 def table_page(request, table_id: int):
     allowed = _check_access(request, table_id)
     if not request.user.is_authenticated:
@@ -195,6 +197,7 @@ def table_page(request, table_id: int):
     return render(request, "games/table.html", context)
 
 
+@require_safe
 def invite(request, code: str):
     table = get_object_or_404(Table, invite_code=code)
     invites = request.session.get("invites", [])
@@ -330,6 +333,7 @@ def variant_rules(variant: Variant) -> dict:
             "summary": summary, "problem": problem}
 
 
+@require_safe
 def rules_page(request):
     variants = list(Variant.objects.active())
     entries = []

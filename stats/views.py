@@ -17,6 +17,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from django.views.decorators.http import require_safe
 
 from games.access import may_watch
 from games.engine.ranking import BRAG_CATEGORIES, COMMERCE_CATEGORIES
@@ -103,6 +104,7 @@ def _page_number(request) -> str:
 # -- a player's page -----------------------------------------------------------------------------
 
 
+@require_safe
 def profile(request, username):
     player = get_object_or_404(User, username=username)
     return _profile(request, player)
@@ -206,6 +208,7 @@ def _brag_only(request) -> bool:
     return request.GET.get("game") == BRAG.slug
 
 
+@require_safe
 def leaderboard(request):
     variants = _variants()
     if _brag_only(request):
@@ -231,6 +234,7 @@ def leaderboard(request):
     })
 
 
+@require_safe
 def history(request, username):
     player = get_object_or_404(User, username=username)
     variants = _variants()
@@ -251,6 +255,7 @@ def history(request, username):
     })
 
 
+@require_safe
 def head_to_head(request, a, b):
     if a == b:
         raise Http404(_("Pick two different players."))
@@ -284,6 +289,7 @@ def head_to_head(request, a, b):
 # -- replays -------------------------------------------------------------------------------------
 
 
+@require_safe
 def game_replay(request, game_id):
     game = get_object_or_404(Game.objects.select_related("table", "variant"), pk=game_id)
     if game.status != Game.Status.FINISHED:

@@ -1,4 +1,6 @@
-"""Requests whose text cannot be stored are refused before any view reads them.
+"""Requests no page takes are refused before any view reads them: a method other than
+GET, HEAD or POST (OPTIONS is answered with the methods taken), and text that cannot be
+stored.
 
 PostgreSQL refuses a NUL character in text, so a username or a session cookie
 holding one would end in a database error (a 500) wherever it reached a query;
@@ -10,7 +12,11 @@ same on every database.
 from __future__ import annotations
 
 from django.core.exceptions import BadRequest
+from django.http import HttpResponse, HttpResponseNotAllowed
 from django.views.defaults import bad_request
+
+# every page and form of the site is read with GET (or HEAD) and sent with POST
+METHODS = ("GET", "HEAD", "POST")
 
 
 def unreadable(text: str) -> bool:
@@ -40,3 +46,22 @@ class RefuseUnreadableRequests:
             # answered here rather than raised, so the log is not filled with tracebacks
             return bad_request(request, BadRequest("Characters no page uses."))
         return self.get_response(request)
+
+
+class RefuseUnknownMethods:
+    """PUT, DELETE, PATCH, TRACE, WebDAV's and any other method: 405, with the methods the
+    site takes; OPTIONS: those methods, and nothing else. (A view that takes only some
+    of them says so itself: ``require_POST``, ``require_safe``.)"""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if request.method in METHODS:
+            return self.get_response(request)
+        if request.method == "OPTIONS":
+            response = HttpResponse(status=200)
+            response["Allow"] = ", ".join((*METHODS, "OPTIONS"))
+            response["Content-Length"] = "0"
+            return response
+        return HttpResponseNotAllowed(METHODS)

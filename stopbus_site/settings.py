@@ -78,7 +78,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # First: a NUL in the path, query or a cookie is a 400 before anything queries it.
+    # First: a method no page takes is a 405, and a NUL in the path, query or a cookie a
+    # 400, before anything queries it.
+    "stopbus_site.middleware.RefuseUnknownMethods",
     "stopbus_site.middleware.RefuseUnreadableRequests",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",

@@ -142,3 +142,47 @@ def test_every_url_with_a_number_too_large_for_its_column_is_no_500_on_postgresq
     assert connection.vendor == "postgresql"
     UserFactory(username="x1")
     assert walk_numbers() == []
+
+
+ODD_METHODS = ["PUT", "DELETE", "PATCH", "TRACE", "PROPFIND", "CONNECT", "BREW"]
+
+
+def test_a_method_no_page_takes_is_a_405_everywhere_and_options_names_those_it_does():
+    """Every route, for a visitor, a player and staff, with a valid CSRF token: PUT,
+    DELETE, TRACE and the like are a 405 naming GET, HEAD and POST, and nothing is
+    rendered or changed; OPTIONS names the methods and sends no page."""
+    from django.contrib.auth import get_user_model
+
+    visitors = clients()
+    users = get_user_model().objects.count()
+    for client in visitors.values():
+        client.get("/")
+        token = client.cookies.get("csrftoken")
+        headers = {"HTTP_X_CSRFTOKEN": token.value} if token else {}
+        for route in sorted(set(routes())):
+            url = "/" + PARAMETER.sub(
+                lambda m: "1" if m.group("kind") == "int" else "x1", route)
+            for method in ODD_METHODS:
+                response = client.generic(method, url, **headers)
+                assert response.status_code == 405, (method, url, response.status_code)
+                assert response["Allow"] == "GET, HEAD, POST", (method, url)
+                assert response.content == b""
+            response = client.options(url)
+            assert response.status_code == 200 and response.content == b"", url
+            assert response["Allow"] == "GET, HEAD, POST, OPTIONS"
+    assert get_user_model().objects.count() == users
+
+
+def test_a_page_that_is_only_read_refuses_a_post(client, user):
+    """The lobby, a table, a profile, the rules, the stats: read with GET (and HEAD),
+    never answered as if a POST were a read."""
+    from games.models import Table
+    from tests.factories import preset_variant
+
+    table = Table.objects.create(name="Oak", variant=preset_variant(), host=user, seats=4)
+    client.force_login(user)
+    for url in ["/", table.get_absolute_url(), f"/u/{user.username}/", "/rules/",
+                "/leaderboard/", f"/u/{user.username}/games/"]:
+        assert client.get(url).status_code == 200, url
+        assert client.head(url).status_code == 200, url
+        assert client.post(url).status_code == 405, url
