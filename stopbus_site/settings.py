@@ -351,6 +351,9 @@ STOPBUS_POST_TIME_SCALE = env.float("STOPBUS_POST_TIME_SCALE", default=1.0)
 STOPBUS_POST_TABLES = env.int("STOPBUS_POST_TABLES", default=20)
 STOPBUS_POST_TABLES_MOST = env.int("STOPBUS_POST_TABLES_MOST", default=100)
 STOPBUS_POST_TABLES_NEW_ACCOUNT = env.int("STOPBUS_POST_TABLES_NEW_ACCOUNT", default=5)
+# Live tables a player may sit at at once (waiting or playing; 0: no limit): each one
+# walked away from is a game its bots play out on the server.
+STOPBUS_LIVE_TABLES = env.int("STOPBUS_LIVE_TABLES", default=5)
 # Every server process runs the clock (bot moves, turn deadlines, next deals) unless
 # this is off, e.g. when `manage.py run_clock` runs it as a process of its own.
 STOPBUS_CLOCK_AUTOSTART = env.bool("STOPBUS_CLOCK_AUTOSTART", default=True)

@@ -54,6 +54,34 @@ def test_play_now_seats_bots_and_starts_the_game():
     assert [s.is_bot for s in table.seat_set.all()] == [False, True, True]
 
 
+def test_a_player_sits_at_only_so_many_live_tables_at_once(settings):
+    """*Play now* over and over (each table walked away from is a game its bots play out)
+    stops at STOPBUS_LIVE_TABLES, with a message in words, and so do opening and joining
+    a live table; leaving one frees a place. Post tables have their own limit."""
+    settings.STOPBUS_LIVE_TABLES = 3
+    user = UserFactory()
+    client = signed_in(user)
+    for _ in range(3):
+        assert client.post(reverse("games:play_now")).status_code == 302
+    assert Table.objects.filter(host=user).count() == 3
+    response = client.post(reverse("games:play_now"), follow=True)
+    assert Table.objects.filter(host=user).count() == 3  # nothing made
+    assert "You are sitting at 3 live tables already" in response.content.decode()
+    other = UserFactory()
+    waiting = actions.do_create_table(other, name="Elm", variant=preset_variant(), seats=4)
+    with pytest.raises(actions.Refused) as refused:
+        actions.do_join_table(waiting, user)
+    assert refused.value.code == "live_limit"
+    with pytest.raises(actions.Refused):
+        actions.do_create_table(user, name="Ash", variant=preset_variant(), seats=4)
+    # a post table is not a live one
+    actions.do_create_table(user, name="Yew", variant=preset_variant(), seats=4, pace="1d")
+    # left (a bot plays on for them): a place again
+    actions.do_leave_table(Table.objects.filter(host=user, pace="live").first(), user)
+    actions.do_join_table(waiting, user)
+    assert waiting.seat_set.filter(user=user).exists()
+
+
 def test_play_now_is_a_post():
     assert signed_in(UserFactory()).get(reverse("games:play_now")).status_code == 405
     assert Client().get(reverse("games:play_now")).status_code == 405

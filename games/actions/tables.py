@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -34,6 +35,27 @@ def free_position(table: Table) -> int | None:
     return None
 
 
+def live_tables_held(user) -> int:
+    """Live tables ``user`` sits at, waiting or playing (a game they walked away from
+    counts until its bots have played it out)."""
+    return Seat.objects.filter(
+        user=user, table__status__in=[Table.Status.WAITING, Table.Status.PLAYING]).exclude(
+        table__pace__in=POST_PACES).count()
+
+
+def check_live_table_limit(user) -> None:
+    """Refuse, in words, another live table for ``user`` while they sit at
+    ``STOPBUS_LIVE_TABLES`` already: each one left running is a game its bots play out."""
+    limit = getattr(settings, "STOPBUS_LIVE_TABLES", 5)
+    if limit and getattr(user, "is_authenticated", False) and live_tables_held(user) >= limit:
+        raise Refused("live_limit", ngettext(
+            "You are sitting at %(count)d live table already, as many as you may at once. "
+            "Leave it from its page, or finish its game, before you open or join another.",
+            "You are sitting at %(count)d live tables already, as many as you may at once. "
+            "Leave one from its page, or finish its game, before you open or join another.",
+            limit) % {"count": limit})
+
+
 def do_create_table(host, *, name: str, variant: Variant, seats: int, private: bool = False,
                     allow_spectators: bool = True, spectator_chat: bool = True,
                     pace: str | None = None, practice: bool = False) -> Table:
@@ -43,6 +65,8 @@ def do_create_table(host, *, name: str, variant: Variant, seats: int, private: b
             "choices": ", ".join(pace_words(p) for p in POST_PACES)})
     if is_post(pace):
         check_post_table_limit(host)
+    else:
+        check_live_table_limit(host)
     if private and getattr(host, "is_guest", False):
         raise Refused("guest_private", _("Guests cannot open private tables. Sign up to "
                                          "invite friends to a table of your own."))
@@ -76,6 +100,8 @@ def do_join_table(table: Table, user) -> Seat:
             return existing
         if table.is_post:
             check_post_table_limit(user)
+        else:
+            check_live_table_limit(user)
         position = free_position(table)
         if position is None:
             raise Refused("full", _("This table is full."))
