@@ -129,7 +129,7 @@ def pytest_runtest_call(item):
 
 
 @pytest.fixture(scope="session")
-def django_db_setup(django_db_setup):
+def django_db_setup(django_db_setup, django_db_blocker):
     """pytest-django's test database, plus one clean-up for async tests.
 
     Async ORM calls (``await Model.objects.acount()``, ``database_sync_to_async``)
@@ -139,6 +139,32 @@ def django_db_setup(django_db_setup):
     """
     yield
     SyncToAsync.single_thread_executor.submit(connections.close_all).result()
+    with django_db_blocker.unblock():
+        _warn_of_other_sessions()
+
+
+def _warn_of_other_sessions() -> None:
+    """On PostgreSQL, once this process has given back its connections and closed its
+    pool, name any session still open on the test database (pytest-django cannot drop
+    the database then): what it last ran says which code kept its connection."""
+    connection = connections["default"]
+    if connection.vendor != "postgresql":
+        return
+    import warnings
+
+    import psycopg
+
+    connections.close_all()
+    connection.close_pool()
+    params = connection.get_connection_params()
+    with psycopg.connect(**params) as conn:
+        others = conn.execute(
+            "SELECT pid, state, backend_start, left(query, 300) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()").fetchall()
+    for pid, state, started, query in others:
+        warnings.warn(f"a connection to the test database is still open as the run ends "
+                      f"(pid {pid}, {state}, opened {started:%H:%M:%S}): last ran {query!r}",
+                      stacklevel=1)
 
 
 @pytest.fixture
