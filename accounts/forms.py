@@ -104,7 +104,10 @@ class HolidayForm(forms.Form):
     """A holiday from post tables: its first day and how many days (the rules on days a
     year and overlaps are the action's, ``games.actions.post.do_take_holiday``)."""
 
-    start = forms.DateField(label=_("From"), widget=forms.DateInput(attrs={"type": "date"}),
+    # a date input reads and shows ISO dates whatever the language ("27/11/2026" would
+    # leave it blank)
+    start = forms.DateField(label=_("From"), widget=forms.DateInput(attrs={"type": "date"},
+                                                                    format="%Y-%m-%d"),
                             help_text=_("The first day of your holiday."))
     days = forms.IntegerField(label=_("Days"), min_value=1, max_value=HOLIDAY_DAYS_A_YEAR,
                               initial=7, help_text=_("How many days, that one included."))

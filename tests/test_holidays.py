@@ -32,6 +32,19 @@ def test_a_holiday_from_the_profile(user, client):
     assert "5 days used, 9 days left" in page
 
 
+@pytest.mark.parametrize("language", ["en-gb", "ja"])
+def test_the_holiday_form_shows_its_first_day_as_a_date_input_reads_it(user, client, language):
+    """A date input takes only ISO dates: in English the first day was written
+    "27/11/2026", and the browser showed the field blank."""
+    user.language = language
+    user.save(update_fields=["language"])
+    client.force_login(user)
+    page = client.get("/accounts/profile/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    field = page[page.index('name="start"') - 200:page.index('name="start"') + 200]
+    assert 'type="date"' in field
+    assert f'value="{today().isoformat()}"' in field, field
+
+
 @pytest.mark.parametrize("data, says", [
     ({"start": "yesterday", "days": 3}, "Enter a valid date"),
     ({"start": "2026-02-30", "days": 3}, "Enter a valid date"),
