@@ -44,6 +44,9 @@ def test_brag_blind_row_shows_no_cards(user, client):
     page = client.get("/turns/").content.decode()
     block = page.split('id="turns-block"')[1]
     assert "data-card" not in block and "you are blind" in block
+    # the game's name once, not again as its variant's ("Three Card Brag · Three Card Brag")
+    game_line = re.search(r'class="turn-row__game">([^<]*)<', block).group(1)
+    assert game_line.count("Three Card Brag") == 1, game_line
 
 
 def test_face_up_cards_carry_their_code_and_name(user, client):
