@@ -1,5 +1,5 @@
 from django import forms
-from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
@@ -129,3 +129,14 @@ class ReaderLanguagePasswordResetForm(PasswordResetForm):
         with translation.override(reader_language(context.get("user"))):
             super().send_mail(subject_template_name, email_template_name, context,
                               *args, **kwargs)
+
+
+class LogInForm(AuthenticationForm):
+    """Django's log-in form; after a failed try the name is kept, so the cursor goes to
+    the password, the field to type in again."""
+
+    def __init__(self, request=None, *args, **kwargs):
+        super().__init__(request, *args, **kwargs)
+        if self.is_bound and self.data.get("username"):
+            self.fields["username"].widget.attrs.pop("autofocus", None)
+            self.fields["password"].widget.attrs["autofocus"] = True

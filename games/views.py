@@ -36,13 +36,16 @@ LOBBY_LIMIT = 50
 
 
 def lobby_tables(user):
-    """Open public tables, and every table the user sits at, newest activity first."""
-    visible = Q(private=False, status__in=[Table.Status.WAITING, Table.Status.PLAYING])
+    """Open tables, newest activity first: the public ones waiting or playing, and the
+    user's own (private ones too) while they are waiting or playing. A finished table is
+    open no more, the user's own included."""
+    visible = Q(private=False)
     if getattr(user, "is_authenticated", False):
         # a subquery, not a join on the seats: a join filtered to the user's own seat
         # would leave the seat count below counting only that seat ("1/4" for three)
         mine = Seat.objects.filter(user=user).values("table_id")
-        visible |= Q(pk__in=mine) & ~Q(status=Table.Status.CLOSED)
+        visible |= Q(pk__in=mine)
+    visible &= Q(status__in=[Table.Status.WAITING, Table.Status.PLAYING])
     return (Table.objects.filter(visible).select_related("variant", "host")
             .annotate(taken=Count("seat_set"))
             .prefetch_related(Prefetch("seat_set", to_attr="seated",

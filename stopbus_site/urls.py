@@ -5,7 +5,7 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 
 from accounts import views as accounts_views
-from accounts.forms import ReaderLanguagePasswordResetForm
+from accounts.forms import LogInForm, ReaderLanguagePasswordResetForm
 from accounts.language import set_language
 
 
@@ -30,7 +30,9 @@ urlpatterns = [
     path("accounts/password_reset/",
          auth_views.PasswordResetView.as_view(form_class=ReaderLanguagePasswordResetForm),
          name="password_reset"),
-    # login, logout, password_change(_done), password_reset(_done|_confirm|_complete)
+    # a failed log-in puts the cursor in the password field
+    path("accounts/login/", auth_views.LoginView.as_view(form_class=LogInForm), name="login"),
+    # logout, password_change(_done), password_reset(_done|_confirm|_complete)
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
     path("i18n/setlang/", set_language, name="set_language"),

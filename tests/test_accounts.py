@@ -180,6 +180,15 @@ def test_login_with_wrong_password(client, user):
     assert response.status_code == 200
     assert b"Please enter a correct username and password" in response.content
     assert not get_user(client).is_authenticated
+    # the name is kept; the cursor is in the password field, to type it again
+    html = response.content.decode()
+    name = re.search(r'<input[^>]*name="username"[^>]*>', html).group(0)
+    password = re.search(r'<input[^>]*name="password"[^>]*>', html).group(0)
+    assert f'value="{user.username}"' in name and "autofocus" not in name
+    assert "autofocus" in password and "value=" not in password
+    # a first visit starts in the name field
+    fresh = client.get(reverse("login")).content.decode()
+    assert "autofocus" in re.search(r'<input[^>]*name="username"[^>]*>', fresh).group(0)
 
 
 def test_logout_is_a_post(user_client):
