@@ -160,9 +160,13 @@ PRESET_WORDS = frozenset((
     gettext_noop("Classic rules with a sting: if you stop the bus and end up with the worst "
                  "hand, you lose two lives."),
     gettext_noop("Three Card Brag"),
-    gettext_noop("The British betting game of seed 000: blind play, seeing, covering the pot, "
-                 "and no shuffle unless a pot is won with a prial."),
+    gettext_noop("The British betting game: blind play, seeing, covering the pot, and no "
+                 "shuffle unless a pot is won with a prial."),
+    # the description 0005 stored (kept translated for a row the data migration 0012
+    # left as it was), and the one 0012 stores in its place
     gettext_noop("The seed's betting game: ante 1, stakes of 1 to 10 with raises up to 10, "
+                 "blind play, and the pack shuffled only after a prial wins."),
+    gettext_noop("The British betting game: ante 1, stakes of 1 to 10 with raises up to 10, "
                  "blind play, and the pack shuffled only after a prial wins."),
     gettext_noop("Pot-limit Brag"),
     gettext_noop("Three Card Brag where a stake may be as large as the pot, with a fresh "
@@ -247,7 +251,8 @@ def preset_words() -> set[str]:
     migrations = "games.migrations."
     stored = [*importlib.import_module(migrations + "0002_variant_presets").PRESETS,
               *importlib.import_module(migrations + "0005_brag_presets_and_aces_high")
-              .BRAG_PRESETS]
+              .BRAG_PRESETS,
+              *importlib.import_module(migrations + "0012_brag_description_words").BRAG_PRESETS]
     presets = [*PRESETS.values(), *BRAG_PRESETS.values()]
     return ({p.name for p in presets} | {p.description for p in presets}
             | {p["name"] for p in stored} | {p["description"] for p in stored})

@@ -2,9 +2,11 @@
 
 import itertools
 
+import pytest
 from django.utils import translation
 
 from games.engine.bots import BOT_LEVELS
+from games.engine.brag import BRAG_PRESETS
 from games.engine.rules import (
     ACE_LOW_RUNS,
     EXCHANGES,
@@ -146,3 +148,15 @@ def test_brag_summary_is_the_engines_in_english_and_plain_japanese():
             assert english_left(line) == [], line
         checked += 1
     assert checked > 100
+
+
+@pytest.mark.django_db
+def test_no_preset_speaks_of_the_seed_to_a_player(client):
+    """"The seed" is where the rules came from, not a word for players: the migrated
+    presets, the engines' own and the lobby say what each game is instead."""
+    for variant in Variant.objects.all():
+        assert "seed" not in variant.description.lower(), variant.slug
+        assert "seed" not in variant.name.lower(), variant.slug
+    for preset in [*PRESETS.values(), *BRAG_PRESETS.values()]:
+        assert "seed" not in preset.description.lower(), preset.slug
+    assert "seed" not in client.get("/").content.decode().lower()

@@ -220,8 +220,8 @@ BRAG_PRESETS: dict[str, Preset] = {
         Preset(
             "three-card-brag",
             "Three Card Brag",
-            "The British betting game of seed 000: blind play, seeing, covering the pot, "
-            "and no shuffle unless a pot is won with a prial.",
+            "The British betting game: blind play, seeing, covering the pot, and no "
+            "shuffle unless a pot is won with a prial.",
             BragRules(),
         ),
         Preset(
