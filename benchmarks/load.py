@@ -1067,15 +1067,22 @@ def run_overload(args) -> dict:
         over = clean_rate * args.overload_factor
         print(f"  clean maximum {clean_rate:.1f} moves/s: offering {over:.1f}/s for "
               f"{args.overload_seconds:g} s", flush=True)
+        checkpoints = [pg_checkpoints()]
         heavy = room.step(over, args.overload_seconds, 0)
+        checkpoints.append(pg_checkpoints())
         heavy.print()
         print(f"  then back to {clean_rate:.1f}/s:", flush=True)
-        after = [room.step(clean_rate, 10, 0) for _ in range(2)]
+        after = []
+        for _ in range(2):
+            after.append(room.step(clean_rate, 10, 0))
+            checkpoints.append(pg_checkpoints())
         for i, result in enumerate(after):
             print(f"    {i * 10}-{i * 10 + 10} s after the drop: achieved "
                   f"{result.achieved_rate:.1f}/s, p99 {result.ms(99):.1f} ms, errors "
-                  f"{result.errors}: {'clean' if result.clean(args.clean_p99) else 'NOT clean'}",
-                  flush=True)
+                  f"{result.errors}: {'clean' if result.clean(args.clean_p99) else 'NOT clean'}"
+                  f"{_checkpointed(checkpoints[i + 1], checkpoints[i + 2])}", flush=True)
+        during = _checkpointed(*checkpoints[:2]) or "; no figures"
+        print(f"    (during the overload itself{during})")
         # a refused move is tried again at its table's next slot: one pace's interval on
         log = check_log(heavy.ledger + [x for r in after for x in r.ledger],
                         retry_after=0.5 * args.tables / over)
@@ -1094,6 +1101,36 @@ def run_overload(args) -> dict:
           f"{recovered}")
     return {"clean_rate": clean_rate, "overload": heavy.summary(), "log": log,
             "after": [r.summary() for r in after]}
+
+
+def pg_checkpoints() -> tuple[int, int] | None:
+    """PostgreSQL's checkpoints so far, and the buffers they wrote (``pg_stat_bgwriter``):
+    a checkpoint writes out what the moves dirtied, and the moves of a window it runs in
+    wait on the disk more. None without a server to ask."""
+    from tests.support.stack import DEFAULT_PG, _with_database
+
+    try:
+        import psycopg
+
+        url = _with_database(os.environ.get("STACK_PG_URL", DEFAULT_PG), "postgres")
+        with psycopg.connect(url, connect_timeout=3) as conn:
+            done, written = conn.execute(
+                "SELECT checkpoints_timed + checkpoints_req, buffers_checkpoint "
+                "FROM pg_stat_bgwriter").fetchone()
+    except Exception:
+        return None
+    return int(done), int(written)
+
+
+def _checkpointed(before, after) -> str:
+    """What PostgreSQL checkpointed between two :func:`pg_checkpoints` (in words)."""
+    if before is None or after is None:
+        return ""
+    done, written = after[0] - before[0], after[1] - before[1]
+    if done <= 0 and written <= 0:
+        return "; no checkpoint"
+    # a checkpoint in progress at either end counts its buffers where it ends
+    return f"; PostgreSQL checkpointed meanwhile ({done} ended, {written} buffers written)"
 
 
 def autovacuum_note() -> str | None:
