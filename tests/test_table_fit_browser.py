@@ -122,17 +122,23 @@ def out_of_view(page, selector):
 
 
 def covered(page, selector):
-    """The visible elements matching ``selector`` whose middle is under something else
-    (the phone's bar of moves, a panel): in the window, but not to be seen or clicked."""
+    """The visible elements matching ``selector`` whose middle or foot is under something
+    else (the phone's bar of moves, a panel): in the window, but not to be seen or
+    clicked. (The foot too: a probe found cards whose lower half the bar hid.)"""
     return page.evaluate("""(selector) => {
       const out = [];
       for (const el of document.querySelectorAll(selector)) {
         const r = el.getBoundingClientRect();
         if (!r.width || !r.height) continue;
-        const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
         const holder = el.closest("label") || el;
-        if (!top || !(holder.contains(top) || top.contains(el)))
-          out.push([el.className || el.tagName, top ? (top.id || top.className) : null]);
+        for (const y of [r.top + r.height / 2, r.bottom - Math.min(4, r.height / 4)]) {
+          const top = document.elementFromPoint(r.left + r.width / 2, y);
+          if (!top || !(holder.contains(top) || top.contains(el))) {
+            out.push([el.className || el.tagName, top ? (top.id || top.className) : null,
+                      Math.round(y)]);
+            break;
+          }
+        }
       }
       return out;
     }""", selector)
@@ -158,7 +164,8 @@ def check_fit(page, where):
             assert not out_of_view(page, part), f"{part} out of view, {label}"
         bad = out_of_view(page, MOVES)
         assert not bad, f"moves out of view, {label}: {bad}"
-        bad = covered(page, f"{HAND} .card, #middle .cards, #middle .pot, {MOVES}")
+        bad = covered(page, f"{HAND} .card, #me .hand-value, #middle .cards, #middle .pot, "
+                            f"{MOVES}")
         assert not bad, f"covered, {label}: {bad}"
         assert scroll_width(page) <= size["width"], f"sideways scroll, {label}"
         seen.update(page.evaluate(

@@ -356,6 +356,8 @@
       else if (now.myTurn && !was.myTurn) { play("turn"); }
     }
     attention(now.myTurn, now.myTurn && !was.myTurn);
+    // your turn has come, or a move of yours changed your cards (a look, a draw)
+    if (now.myTurn && (!was.myTurn || now.version !== was.version)) { handPending = true; }
     markTurn();
     updateSwap();
     tick();
@@ -508,8 +510,38 @@
     els.forEach(function (el) { if (el) { fitWatch.observe(el); } });
   }
   window.addEventListener("resize", fitFelt);
-  document.body.addEventListener("htmx:wsAfterMessage", function () { watchFit(); fitFelt(); });
-  if (document.fonts && document.fonts.ready) { document.fonts.ready.then(fitFelt); }
+  document.body.addEventListener("htmx:wsAfterMessage", function () { watchFit(); fitFelt(); handInView(); });
+  if (document.fonts && document.fonts.ready) { document.fonts.ready.then(function () { fitFelt(); handInView(); }); }
+
+  // ---- On a phone your moves are a bar held at the window's foot. When your turn comes
+  // (or a move of yours changes your cards) and the page leaves your cards under that bar,
+  // the page scrolls just far enough to bring them out above it; once for each, so a
+  // player who scrolls back up is left there. Never while you write in the chat: and a
+  // player reading the log or the chat, below the board, has the bar out of the way
+  // already (it is held only while your hand is in the window).
+  var phone = window.matchMedia("(max-width: 40rem)");
+  var handPending = true;
+  function handInView() {
+    if (!handPending) { return; }
+    var status = document.getElementById("status");
+    if (!status || !status.dataset.myTurn) { handPending = false; return; }
+    var bar = document.querySelector("#controls .controls");
+    var hand = document.getElementById("hand");
+    if (!phone.matches || !bar || !hand) { handPending = false; return; }
+    if (!hand.getBoundingClientRect().height) { return; }  // not laid out yet: next time
+    handPending = false;
+    var active = document.activeElement;
+    if (active && active.closest && active.closest(".table-side, #log")) { return; }
+    // the hand's own box: the cards in it may be on their way in (moved by transforms)
+    var box = hand.getBoundingClientRect();
+    var bottom = box.bottom, top = box.top;
+    var barTop = bar.getBoundingClientRect().top;
+    var over = Math.ceil(bottom - barTop) + 6;
+    // under the bar, but not scrolled past: the hand's top stays in the window
+    if (bottom > barTop + 0.5 && top - over >= 0) {
+      window.scrollBy({ top: over, behavior: reduceMotion.matches ? "auto" : "smooth" });
+    }
+  }
 
   // A player invited by name: the form is emptied for the next name.
   document.body.addEventListener("stopbus:invited", function () {
@@ -520,6 +552,7 @@
   fillInvite();
   watchFit();
   fitFelt();
+  if (!(document.fonts && document.fonts.ready)) { handInView(); }
   foldPanels();
   markTurn();
   updateSwap();
