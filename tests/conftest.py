@@ -139,8 +139,36 @@ def django_db_setup(django_db_setup, django_db_blocker):
     """
     yield
     SyncToAsync.single_thread_executor.submit(connections.close_all).result()
+    _close_in_database_threads()
     with django_db_blocker.unblock():
         _warn_of_other_sessions()
+
+
+def _close_in_database_threads() -> None:
+    """The websocket consumers' database threads (``games.consumers.db``, with the
+    PostgreSQL pool) give their connection back after each piece of work; but Channels'
+    test communicator turns that clean-up off (``channels.db.close_old_connections``,
+    patched to a no-op for the whole process) while a test sends to or waits on a
+    consumer, so work that ran meanwhile keeps its thread's connection. Each thread gives
+    it back here, at once (all of them at a barrier), before the pool is closed."""
+    import contextlib
+    import threading
+
+    from games import consumers
+
+    executor = consumers._executor
+    if executor is None:
+        return
+    count = executor._max_workers
+    barrier = threading.Barrier(count, timeout=10)
+
+    def close():
+        with contextlib.suppress(threading.BrokenBarrierError):
+            barrier.wait()  # every thread of the pool is holding one of these
+        connections.close_all()
+
+    for done in [executor.submit(close) for _ in range(count)]:
+        done.result(timeout=20)
 
 
 def _warn_of_other_sessions() -> None:
