@@ -1103,10 +1103,9 @@ def run_overload(args) -> dict:
             "after": [r.summary() for r in after]}
 
 
-def pg_checkpoints() -> tuple[int, int] | None:
-    """PostgreSQL's checkpoints so far, and the buffers they wrote (``pg_stat_bgwriter``):
-    a checkpoint writes out what the moves dirtied, and the moves of a window it runs in
-    wait on the disk more. None without a server to ask."""
+def _pg_row(sql: str) -> tuple | None:
+    """The first row ``sql`` gives on the PostgreSQL server the stack uses (its
+    ``postgres`` database), or None without a server to ask."""
     from tests.support.stack import DEFAULT_PG, _with_database
 
     try:
@@ -1114,12 +1113,18 @@ def pg_checkpoints() -> tuple[int, int] | None:
 
         url = _with_database(os.environ.get("STACK_PG_URL", DEFAULT_PG), "postgres")
         with psycopg.connect(url, connect_timeout=3) as conn:
-            done, written = conn.execute(
-                "SELECT checkpoints_timed + checkpoints_req, buffers_checkpoint "
-                "FROM pg_stat_bgwriter").fetchone()
-    except Exception:
+            return conn.execute(sql).fetchone()
+    except Exception:  # no server to ask: the run itself says so
         return None
-    return int(done), int(written)
+
+
+def pg_checkpoints() -> tuple[int, int] | None:
+    """PostgreSQL's checkpoints so far, and the buffers they wrote (``pg_stat_bgwriter``):
+    a checkpoint writes out what the moves dirtied, and the moves of a window it runs in
+    wait on the disk more. None without a server to ask."""
+    row = _pg_row("SELECT checkpoints_timed + checkpoints_req, buffers_checkpoint "
+                  "FROM pg_stat_bgwriter")
+    return None if row is None else (int(row[0]), int(row[1]))
 
 
 def _checkpointed(before, after) -> str:
@@ -1138,17 +1143,9 @@ def autovacuum_note() -> str | None:
     machines do): updated rows' old versions then pile up over a run (the game rows, the
     clock's jobs, the pages' presence) and queries slow down as it goes, which a
     production server, vacuuming as it runs, does not show."""
-    from tests.support.stack import DEFAULT_PG, _with_database
-
-    try:
-        import psycopg
-
-        url = _with_database(os.environ.get("STACK_PG_URL", DEFAULT_PG), "postgres")
-        with psycopg.connect(url, connect_timeout=3) as conn:
-            setting = conn.execute("SHOW autovacuum").fetchone()[0]
-    except Exception:  # no server to ask: the run itself says so
-        return None
-    if setting == "on":
+    row = _pg_row("SHOW autovacuum")
+    setting = None if row is None else row[0]
+    if setting in (None, "on"):
         return None
     return ("note: autovacuum is off on this PostgreSQL server: dead rows pile up over the "
             "run and later steps read more of them than a server with it on would")

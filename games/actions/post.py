@@ -364,10 +364,14 @@ def post_table_limit(user) -> int:
     return min(most, base + finished)
 
 
-def post_tables_held(user) -> int:
+def seats_held(user):
+    """``user``'s seats at tables waiting or playing (a table's limit counts these)."""
     return Seat.objects.filter(
-        user=user, table__pace__in=POST_PACES,
-        table__status__in=[Table.Status.WAITING, Table.Status.PLAYING]).count()
+        user=user, table__status__in=[Table.Status.WAITING, Table.Status.PLAYING])
+
+
+def post_tables_held(user) -> int:
+    return seats_held(user).filter(table__pace__in=POST_PACES).count()
 
 
 def check_post_table_limit(user) -> None:
@@ -430,4 +434,4 @@ def _user(user_id):
 
 __all__ = ["announce_turns", "check_post_table_limit", "do_last_call", "do_skip_table",
            "do_take_holiday", "holidays_until", "may_open_post_table", "play_post_deadline",
-           "post_table_limit", "post_tables_held", "schedule_post_turn", "turn_key"]
+           "post_table_limit", "post_tables_held", "schedule_post_turn", "seats_held", "turn_key"]

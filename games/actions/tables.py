@@ -23,7 +23,7 @@ from .base import (
     schedule_after,
     send_to_channel,
 )
-from .post import _notify, _withdraw, check_post_table_limit, tell_started
+from .post import _notify, _withdraw, check_post_table_limit, seats_held, tell_started
 from .presence import schedule_abandon_check
 
 
@@ -38,9 +38,7 @@ def free_position(table: Table) -> int | None:
 def live_tables_held(user) -> int:
     """Live tables ``user`` sits at, waiting or playing (a game they walked away from
     counts until its bots have played it out)."""
-    return Seat.objects.filter(
-        user=user, table__status__in=[Table.Status.WAITING, Table.Status.PLAYING]).exclude(
-        table__pace__in=POST_PACES).count()
+    return seats_held(user).exclude(table__pace__in=POST_PACES).count()
 
 
 def check_live_table_limit(user) -> None:
