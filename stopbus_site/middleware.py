@@ -1,6 +1,6 @@
 """Requests no page takes are refused before any view reads them: a method other than
 GET, HEAD or POST (OPTIONS is answered with the methods taken), and text that cannot be
-stored.
+stored (in the path, the query string, the cookies or a form's fields).
 
 PostgreSQL refuses a NUL character in text, so a username or a session cookie
 holding one would end in a database error (a 500) wherever it reached a query;
@@ -30,7 +30,8 @@ def unreadable(text: str) -> bool:
 
 
 class RefuseUnreadableRequests:
-    """Path, query string and cookies: 400 if any holds text that cannot be stored."""
+    """Path, query string, cookies and a form's fields: 400 if any holds text that cannot
+    be stored."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -42,6 +43,14 @@ class RefuseUnreadableRequests:
             texts.extend(values)
         texts.extend(request.COOKIES)
         texts.extend(request.COOKIES.values())
+        if request.method == "POST":
+            try:
+                fields = request.POST  # a form's fields (empty for a JSON body)
+            except Exception:  # a body that does not parse as the form it claims to be
+                return bad_request(request, BadRequest("A form that cannot be read."))
+            for key, values in fields.lists():
+                texts.append(key)
+                texts.extend(values)
         if any(unreadable(text) for text in texts):
             # answered here rather than raised, so the log is not filled with tracebacks
             return bad_request(request, BadRequest("Characters no page uses."))

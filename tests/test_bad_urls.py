@@ -116,6 +116,46 @@ def test_every_url_with_a_nul_or_bad_text_is_a_4xx_on_postgresql():
     assert walk() == []
 
 
+def walk_forms():
+    """Every route posted a form whose field holds a NUL, by each visitor: a 400, whatever
+    the field (the probe's ``player=a%00b`` to a table's invite was a 500 on PostgreSQL)."""
+    problems = []
+    for who, client in clients().items():
+        for route in sorted(set(routes())):
+            url = "/" + PARAMETER.sub(plausible, route)
+            for form in ({"player": "a\x00b"}, {"name\x00": "x"}, {"next": "/", "x": "\x00"}):
+                status = client.post(url, form).status_code
+                if status != 400:
+                    problems.append(f"{who} POST {url} {sorted(form)}: {status}")
+    return problems
+
+
+def test_a_form_field_with_a_nul_is_a_400_everywhere():
+    UserFactory(username="x1")
+    assert walk_forms() == []
+
+
+@pytest.mark.postgres
+def test_a_form_field_with_a_nul_is_a_400_everywhere_on_postgresql():
+    assert connection.vendor == "postgresql"
+    UserFactory(username="x1")
+    assert walk_forms() == []
+
+
+def test_an_invitation_by_a_name_holding_a_nul_changes_nothing(client):
+    from games import actions
+    from games.models import Invitation
+    from tests.factories import preset_variant
+
+    host = UserFactory()
+    table = actions.do_create_table(host, name="Oak", variant=preset_variant(), seats=4,
+                                    private=True)
+    client.force_login(host)
+    response = client.post(f"/t/{table.pk}/invite/", {"player": "a\x00b"})
+    assert response.status_code == 400
+    assert not Invitation.objects.exists()
+
+
 # a number past any integer column (a 64-bit one ends at 9223372036854775807)
 HUGE = ["99999999999999999999", "9223372036854775808", "2147483648"]
 
