@@ -263,7 +263,9 @@ def head_to_head(request, a, b):
     if a not in users or b not in users:
         raise Http404(_("No such player."))
     one, other = users[a], users[b]
-    shared = PlayerGame.objects.filter(user=one, game__results__user=other)
+    # the games they played together that this viewer may know of: a private table's
+    # are counted only for its players and those holding its invite (``_seen_by``)
+    shared = _seen_by(request, PlayerGame.objects.filter(user=one, game__results__user=other))
     their_place = F("game__results__place")
     by_variant = list(
         shared.values("variant__name", "variant__slug")
@@ -276,7 +278,7 @@ def head_to_head(request, a, b):
         .order_by("-games", "variant__name"))
     totals = {key: sum(row[key] for row in by_variant)
               for key in ("games", "ahead", "behind", "level", "wins", "their_wins")}
-    recent = list(_seen_by(request, shared).annotate(their_place=their_place)
+    recent = list(shared.annotate(their_place=their_place)
                   .select_related("variant").only(
                       "game", "finished_at", "place", "players", "variant__name")
                   [:H2H_RECENT])

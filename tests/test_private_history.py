@@ -39,6 +39,8 @@ def test_outsiders_and_anonymous_visitors_do_not_see_the_private_table(client, h
     history, profile, h2h = pages(client)
     assert SECRET not in history and SECRET not in profile
     assert "/replay/" not in h2h  # the two only played together at the private table
+    # nor is the game counted: the two have no game together that an outsider may know of
+    assert "have not finished a game together" in h2h and "1 game together" not in h2h
 
 
 @pytest.mark.parametrize("who", ["hostess", "guest"])
@@ -48,7 +50,7 @@ def test_its_players_see_it(client, host_games, who):
     history, profile, h2h = pages(client)
     assert SECRET in history and SECRET in profile
     assert "2 finished games," in history
-    assert "/replay/" in h2h
+    assert "/replay/" in h2h and "1 game together" in h2h
 
 
 def test_someone_holding_its_invite_sees_it(client, host_games):
