@@ -7,6 +7,7 @@ as an out-of-band notice; without, as a flash message and a redirect.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Prefetch, Q
@@ -68,6 +69,15 @@ def play_now_kinds(request) -> list[dict]:
     return sorted(kinds, key=lambda k: not k["last"])
 
 
+def check_opening_rate(user) -> None:
+    """Refuse a table opened past ``STOPBUS_TABLES_PER_HOUR`` in the hour (each one opened
+    and left is a row kept and a change told to every lobby)."""
+    limit = getattr(settings, "STOPBUS_TABLES_PER_HOUR", 30)
+    if limit and not ratelimit.allow(f"open:{user.pk}", limit, 3600):
+        raise actions.Refused("rate", _("You have opened %(count)d tables this hour; wait a "
+                                        "while before opening another.") % {"count": limit})
+
+
 @require_safe
 def lobby(request):
     form = TableForm()
@@ -107,6 +117,7 @@ def create_table(request):
             "variants": Variant.objects.active(), "form_open": True,
             "play_kinds": play_now_kinds(request), "how_to_play_seen": True}, status=400)
     try:
+        check_opening_rate(request.user)
         table = actions.do_create_table(request.user, **form.cleaned_data)
     except actions.Refused as exc:
         form.add_error(None, exc.message)
@@ -165,6 +176,7 @@ def play_now(request):
         # a stored name, in the words of the player who made the table
         name = (_("%(player)s's practice") if practice else _("%(player)s v bots")) % {
             "player": user.username}
+        check_opening_rate(user)
         table = actions.do_create_table(user, name=name[:60], variant=variant,
                                         seats=seats, practice=practice)
         for _seat in range(seats - 1):

@@ -354,6 +354,9 @@ STOPBUS_POST_TABLES_NEW_ACCOUNT = env.int("STOPBUS_POST_TABLES_NEW_ACCOUNT", def
 # Live tables a player may sit at at once (waiting or playing; 0: no limit): each one
 # walked away from is a game its bots play out on the server.
 STOPBUS_LIVE_TABLES = env.int("STOPBUS_LIVE_TABLES", default=5)
+# Tables a player may open in an hour (the form and *Play now*; 0: no limit): opening and
+# leaving over and over is refused in words past it.
+STOPBUS_TABLES_PER_HOUR = env.int("STOPBUS_TABLES_PER_HOUR", default=30)
 # Every server process runs the clock (bot moves, turn deadlines, next deals) unless
 # this is off, e.g. when `manage.py run_clock` runs it as a process of its own.
 STOPBUS_CLOCK_AUTOSTART = env.bool("STOPBUS_CLOCK_AUTOSTART", default=True)

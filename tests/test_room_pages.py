@@ -82,6 +82,28 @@ def test_a_player_sits_at_only_so_many_live_tables_at_once(settings):
     assert waiting.seat_set.filter(user=user).exists()
 
 
+def test_a_player_opens_only_so_many_tables_an_hour(settings):
+    """Opening a table and leaving it, over and over (the probe's 30 in 1.3 s): past
+    STOPBUS_TABLES_PER_HOUR the form and *Play now* are refused in words, nothing made."""
+    settings.STOPBUS_TABLES_PER_HOUR = 3
+    user = UserFactory()
+    client = signed_in(user)
+    form = {"name": "Oak", "variant": preset_variant().pk, "seats": 4, "pace": "live"}
+    for _ in range(3):
+        response = client.post(reverse("games:create_table"), form)
+        assert response.status_code == 302, response.content.decode()[:2000]
+        actions.do_leave_table(Table.objects.filter(host=user).latest("pk"), user)
+    made = Table.objects.count()
+    response = client.post(reverse("games:create_table"), form)
+    assert response.status_code == 400
+    assert "You have opened 3 tables this hour" in response.content.decode()
+    response = client.post(reverse("games:play_now"), follow=True)
+    assert "You have opened 3 tables this hour" in response.content.decode()
+    assert Table.objects.count() == made  # nothing made
+    # someone else is not held up by it
+    assert signed_in(UserFactory()).post(reverse("games:play_now")).status_code == 302
+
+
 def test_play_now_is_a_post():
     assert signed_in(UserFactory()).get(reverse("games:play_now")).status_code == 405
     assert Client().get(reverse("games:play_now")).status_code == 405
