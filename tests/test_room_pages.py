@@ -205,6 +205,11 @@ def test_seat_helpers():
     assert initials("Ash Smith") == "as"  # shown as AS by CSS, never a card in the text
     assert avatar_colour("alice") == avatar_colour("alice")
     assert pretty_card("QD") == "Q\u2666" and pretty_card("10S") == "10\u2660"
+    # in a Japanese sentence the code sits right against the words (it stayed "6C")
+    assert pretty_card("最初の捨て札は6Cです。") == "最初の捨て札は6\u2663です。"
+    assert pretty_card("QS、10Hと交換") == "Q\u2660、10\u2665と交換"
+    # but not inside a name or a number
+    assert pretty_card("Guest10H and AS2 and 310H") == "Guest10H and AS2 and 310H"
     players = [{"seat": s} for s in (0, 1, 3)]
     # seen from seat 2: seat 3 on the left, then 0, then 1
     assert [p["seat"] for _, p in around(players, 2)] == [3, 0, 1]

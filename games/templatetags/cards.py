@@ -145,7 +145,10 @@ def seat_badges(p, scoring):
     return _memo("games/_seat_badges.html", p, scoring)
 
 
-_CODE_IN_TEXT = re.compile(r"\b(10|[2-9JQKA])([CDHS])\b")
+# a card code standing on its own among ASCII letters and digits: Japanese sentences put
+# their words right against it ("最初の捨て札は6Cです"), where a word boundary (\b, which
+# counts kana and kanji as word characters) would not be found
+_CODE_IN_TEXT = re.compile(r"(?<![0-9A-Za-z])(10|[2-9JQKA])([CDHS])(?![0-9A-Za-z])")
 _SUIT_OF = dict(zip("CDHS", SUIT_SYMBOLS, strict=True))
 
 
