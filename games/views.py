@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Case, Count, Prefetch, Q, Value, When
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -37,21 +37,24 @@ LOBBY_LIMIT = 50
 
 
 def lobby_tables(user):
-    """Open tables, newest activity first: the public ones waiting or playing, and the
-    user's own (private ones too) while they are waiting or playing. A finished table is
-    open no more, the user's own included."""
-    visible = Q(private=False)
+    """Open tables: those waiting for players first, then the games being played that
+    anyone may watch, newest activity first; and the user's own (private ones too) while
+    they are waiting or playing. A finished table is open no more, the user's own
+    included; a game whose table is closed to spectators is nobody else's to open."""
+    live = Q(status=Table.Status.WAITING) | Q(status=Table.Status.PLAYING,
+                                             allow_spectators=True)
+    visible = Q(private=False) & live
     if getattr(user, "is_authenticated", False):
         # a subquery, not a join on the seats: a join filtered to the user's own seat
         # would leave the seat count below counting only that seat ("1/4" for three)
         mine = Seat.objects.filter(user=user).values("table_id")
-        visible |= Q(pk__in=mine)
-    visible &= Q(status__in=[Table.Status.WAITING, Table.Status.PLAYING])
+        visible |= Q(pk__in=mine, status__in=[Table.Status.WAITING, Table.Status.PLAYING])
+    waiting_first = Case(When(status=Table.Status.WAITING, then=Value(0)), default=Value(1))
     return (Table.objects.filter(visible).select_related("variant", "host")
             .annotate(taken=Count("seat_set"))
             .prefetch_related(Prefetch("seat_set", to_attr="seated",
                                        queryset=Seat.objects.select_related("user")))
-            .order_by("status", "-updated_at")[:LOBBY_LIMIT])
+            .order_by(waiting_first, "-updated_at")[:LOBBY_LIMIT])
 
 
 def last_kind(request) -> str:

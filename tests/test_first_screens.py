@@ -54,6 +54,33 @@ def test_open_tables_are_the_ones_still_open():
     assert waiting.name in html and done.name not in html
 
 
+def test_tables_waiting_for_players_come_first_and_games_in_play_are_listed_to_watch():
+    """A newcomer's lobby was a list of other guests' full bot games: tables one may join
+    come first; games being played follow under their own heading, and only those anyone
+    may watch (the players of a closed one still see theirs)."""
+    host, player, newcomer = UserFactory(), UserFactory(), UserFactory()
+    variant = preset_variant()
+    playing = actions.do_create_table(host, name="Bots game", variant=variant, seats=4)
+    closed = actions.do_create_table(player, name="Closed game", variant=variant, seats=4,
+                                     allow_spectators=False)
+    Table.objects.filter(pk__in=[playing.pk, closed.pk]).update(status=Table.Status.PLAYING)
+    waiting = actions.do_create_table(UserFactory(), name="Join us", variant=variant, seats=4)
+    Table.objects.filter(pk=waiting.pk).update(updated_at=timezone.now() - timedelta(hours=1))
+    client = Client()
+    client.force_login(newcomer)
+    html = client.get("/").content.decode()
+    assert "Join us" in html and "Bots game" in html and "Closed game" not in html
+    assert html.index("Join us") < html.index("Being played: watch a game") < html.index(
+        "Bots game")
+    client.force_login(player)
+    assert "Closed game" in client.get("/").content.decode()
+    # nothing waiting: the lobby says so above the games to watch
+    Table.objects.filter(pk=waiting.pk).update(status=Table.Status.FINISHED)
+    client.force_login(newcomer)
+    html = client.get("/").content.decode()
+    assert "No table is waiting for players right now" in html and "Bots game" in html
+
+
 def test_a_refused_table_says_why_at_the_top_of_the_page():
     client = Client()
     client.force_login(UserFactory())

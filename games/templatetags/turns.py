@@ -27,6 +27,18 @@ def any_post(tables) -> bool:
 
 
 @register.filter
+def live_waiting(tables) -> list:
+    """The live tables of ``tables`` waiting for players (the lobby lists them first)."""
+    return [t for t in tables if not t.is_post and t.status == t.Status.WAITING]
+
+
+@register.filter
+def live_playing(tables) -> list:
+    """The live tables of ``tables`` whose game is being played (listed to watch)."""
+    return [t for t in tables if not t.is_post and t.status != t.Status.WAITING]
+
+
+@register.filter
 def is_post_pace(pace) -> bool:
     return is_post(pace or LIVE)
 
