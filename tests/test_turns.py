@@ -56,6 +56,15 @@ def test_face_up_cards_carry_their_code_and_name(user, client):
     cards = re.findall(r'<span class="card" data-card="([0-9AJQK]+[CDHS])" aria-label="([^"]+)"',
                        page)
     assert len(cards) == 3
+    # the game's name once, not again in its variant's ("Stop the Bus · Stop the Bus
+    # (classic)"), in either language
+    for language in ("en", "ja"):
+        user.language = language
+        user.save(update_fields=["language"])
+        page = client.get("/turns/").content.decode()
+        game_line = re.search(r'class="turn-row__game">([^<]*)<', page).group(1)
+        name = "Stop the Bus" if language == "en" else "ストップ・ザ・バス"
+        assert game_line.count(name) == 1, game_line
 
 
 def test_most_urgent_first_then_the_tables_waiting_for_others(user):
