@@ -341,6 +341,12 @@ def _run_push(deliveries) -> str:
         log.info("push subscription %s is gone (%s): removed", subscription.pk, sent.status)
         PushSubscription.objects.filter(pk=subscription.pk).delete()
         return "subscription gone"
+    if sent.refused:
+        # never sent to, and never will be: it goes with its deliveries
+        log.warning("push subscription %s is not on a browser's push service: removed",
+                    subscription.pk)
+        PushSubscription.objects.filter(pk=subscription.pk).delete()
+        return "subscription refused"
     return _failed(deliveries, f"{sent.status}: {sent.detail}", sent.retry)
 
 

@@ -4,16 +4,15 @@ Anything else than what the page's own controls send is refused with a message."
 from __future__ import annotations
 
 import json
-from urllib.parse import urlsplit
 
 from django import forms
-from django.conf import settings
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.timezones import MAX_LENGTH as TIME_ZONE_MAX_LENGTH
 from accounts.timezones import available as available_time_zones
 
+from . import endpoints
 from .keys import valid_auth, valid_p256dh
 from .models import Channel
 from .preferences import DEFAULTS, GRID_EVENTS
@@ -68,8 +67,10 @@ class DigestForm(forms.Form):
         return value
 
 
-def parse_subscription(body: bytes) -> dict:
-    """A Push API subscription as the browser's ``PushSubscription.toJSON()`` gives it."""
+def parse_subscription(body: bytes, *, to_send: bool = True) -> dict:
+    """A Push API subscription as the browser's ``PushSubscription.toJSON()`` gives it.
+    To keep it and push to it (``to_send``), its endpoint must be on a browser's push
+    service (``notify.endpoints``); to forget one, it need not."""
     if len(body) > MAX_SUBSCRIPTION_BYTES:
         raise Invalid(_("That push subscription is too large."))
     try:
@@ -79,14 +80,13 @@ def parse_subscription(body: bytes) -> dict:
     if not isinstance(data, dict) or not isinstance(data.get("keys"), dict):
         raise Invalid(_("That is not a push subscription."))
     endpoint, keys = data.get("endpoint"), data["keys"]
-    if not isinstance(endpoint, str) or len(endpoint) > 1000:
+    if not isinstance(endpoint, str) or len(endpoint) > endpoints.MAX_LENGTH:
         raise Invalid(_("That is not a push subscription."))
-    parts = urlsplit(endpoint)
-    plain_ok = parts.scheme == "http" and parts.hostname in getattr(
-        settings, "NOTIFY_PLAIN_HTTP_PUSH_HOSTS", [])
-    if not (parts.scheme == "https" or plain_ok) or not parts.hostname or parts.username \
-            or any(ord(c) < 33 or ord(c) > 126 for c in endpoint):
+    if not endpoints.plain_https(endpoint):
         raise Invalid(_("A push endpoint must be an https address."))
+    if to_send and not endpoints.allowed(endpoint):
+        raise Invalid(_("Browser notifications can only go through a browser's own push "
+                        "service, and that address is not one."))
     if not valid_p256dh(keys.get("p256dh")) or not valid_auth(keys.get("auth")):
         raise Invalid(_("The push subscription's keys are not valid."))
     return {"endpoint": endpoint, "p256dh": keys["p256dh"], "auth": keys["auth"]}

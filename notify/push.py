@@ -15,6 +15,8 @@ from django.conf import settings
 from py_vapid import Vapid02
 from pywebpush import WebPushException, webpush
 
+from . import endpoints
+
 log = logging.getLogger(__name__)
 
 
@@ -22,6 +24,7 @@ log = logging.getLogger(__name__)
 class Sent:
     status: int | None  # the push service's HTTP status; None when it could not be reached
     detail: str = ""
+    refused: bool = False  # not sent: the endpoint is not on a browser's push service
 
     @property
     def ok(self) -> bool:
@@ -35,6 +38,8 @@ class Sent:
     @property
     def retry(self) -> bool:
         """Worth trying again later: the service failed, was busy, or was not reached."""
+        if self.refused:
+            return False
         return self.status is None or self.status == 429 or self.status >= 500
 
 
@@ -53,16 +58,32 @@ def _vapid(private_key: str) -> Vapid02:
 _local = threading.local()
 
 
+class _NoRedirects(requests.Session):
+    """A push goes to the endpoint checked and nowhere else: a redirect from it is an
+    answer (a failed push), never followed (it could lead anywhere)."""
+
+    def __init__(self):
+        super().__init__()
+        self.max_redirects = 0
+
+    def request(self, method, url, *args, **kwargs):
+        kwargs["allow_redirects"] = False
+        return super().request(method, url, *args, **kwargs)
+
+
 def _session() -> requests.Session:
     """One HTTP session per sending thread: connections to a push service are kept
     open between pushes (a new TLS handshake per push costs more than the push)."""
     session = getattr(_local, "session", None)
     if session is None:
-        session = _local.session = requests.Session()
+        session = _local.session = _NoRedirects()
     return session
 
 
 def send(subscription_info: dict, payload: dict, ttl: int = 3600, topic: str | None = None) -> Sent:
+    if not endpoints.allowed(subscription_info.get("endpoint")):
+        # kept before endpoints were checked, or the push services' list changed since
+        return Sent(None, "endpoint is not on a browser's push service", refused=True)
     headers = {"Urgency": "high"}
     if topic:
         headers["Topic"] = topic

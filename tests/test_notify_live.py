@@ -51,7 +51,7 @@ async def test_the_bell_updates_live_on_open_pages():
 async def test_a_hanging_push_service_never_holds_up_the_event_loop():
     service = FakePushService(delay=1.5).start()
     with override_settings(VAPID_PRIVATE_KEY=PRIVATE, VAPID_PUBLIC_KEY=PUBLIC,
-                           NOTIFY_PUSH_TIMEOUT=3.0):
+                           NOTIFY_PUSH_TIMEOUT=3.0, NOTIFY_PLAIN_HTTP_PUSH_HOSTS=["127.0.0.1"]):
         def setup():
             user = UserFactory()
             sub = service.subscribe()
@@ -91,7 +91,7 @@ async def test_a_hanging_push_service_never_holds_up_the_event_loop():
 async def test_a_new_delivery_wakes_the_loop():
     service = FakePushService().start()
     with override_settings(VAPID_PRIVATE_KEY=PRIVATE, VAPID_PUBLIC_KEY=PUBLIC,
-                           NOTIFY_POLL=30.0):
+                           NOTIFY_POLL=30.0, NOTIFY_PLAIN_HTTP_PUSH_HOSTS=["127.0.0.1"]):
         task = asyncio.create_task(loop.run_forever())
         await asyncio.sleep(0.3)  # the loop is now waiting (for up to 30 s)
 

@@ -31,7 +31,8 @@ PRIVATE, PUBLIC = new_vapid_pair()
 @pytest.fixture
 def push_service():
     service = FakePushService().start()
-    with override_settings(VAPID_PRIVATE_KEY=PRIVATE, VAPID_PUBLIC_KEY=PUBLIC):
+    with override_settings(VAPID_PRIVATE_KEY=PRIVATE, VAPID_PUBLIC_KEY=PUBLIC,
+                           NOTIFY_PLAIN_HTTP_PUSH_HOSTS=["127.0.0.1"]):
         yield service
     service.stop()
 
@@ -115,7 +116,8 @@ def test_two_processes_send_each_once_and_a_killed_one_loses_none(push_service, 
     db_name = settings.DATABASES["default"]["NAME"]  # the test database, on the server
     url = os.environ["DATABASE_URL"].rsplit("/", 1)[0] + f"/{db_name}"
     env = {"DATABASE_URL": url, "VAPID_PRIVATE_KEY": PRIVATE, "VAPID_PUBLIC_KEY": PUBLIC,
-           "NOTIFY_LEASE_SECONDS": "3", "NOTIFY_POLL": "0.1", "CI": ""}
+           "NOTIFY_LEASE_SECONDS": "3", "NOTIFY_POLL": "0.1", "CI": "",
+           "NOTIFY_PLAIN_HTTP_PUSH_HOSTS": "127.0.0.1"}
     many_notifications(push_service, people=20, each=3)
     processes = [run_clock(env), run_clock(env)]
     try:
