@@ -1,8 +1,10 @@
 from django import forms
+from django.contrib import messages
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from accounts import mail_limits
 from accounts.language import reader_language
 from accounts.models import HOLIDAY_DAYS_A_YEAR, User
 from accounts.names import reads_as_guest, validate_username
@@ -123,12 +125,27 @@ class TablePreferencesForm(forms.ModelForm):
 
 class ReaderLanguagePasswordResetForm(PasswordResetForm):
     """Django's password reset, each mail in its account's saved language (else in the
-    language of the page it was asked from)."""
+    language of the page it was asked from), within the mail limits
+    (``accounts.mail_limits``): past the address's, nothing is sent and the page is the
+    same; past the client's, nothing is sent and the page says so."""
 
-    def send_mail(self, subject_template_name, email_template_name, context, *args, **kwargs):
+    def save(self, *args, **kwargs):
+        request = kwargs.get("request")
+        if request is not None and not mail_limits.may_ask_from(request):
+            messages.error(request, _("There have been too many password reset requests "
+                                      "from your network in the last hour. Nothing was sent: "
+                                      "please try again later."))
+            return
+        super().save(*args, **kwargs)
+
+    def send_mail(self, subject_template_name, email_template_name, context, from_email,
+                  to_email, html_email_template_name=None):
+        if not mail_limits.may_mail(to_email):
+            return
         with translation.override(reader_language(context.get("user"))):
             super().send_mail(subject_template_name, email_template_name, context,
-                              *args, **kwargs)
+                              from_email, to_email,
+                              html_email_template_name=html_email_template_name)
 
 
 class LogInForm(AuthenticationForm):

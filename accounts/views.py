@@ -16,13 +16,12 @@ from django.template.loader import render_to_string
 from django.urls import reverse, reverse_lazy
 from django.utils import translation
 from django.utils.formats import date_format
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views import View
 from django.views.decorators.http import require_POST
 from django.views.generic import FormView, TemplateView, UpdateView
 
-from accounts import holidays
+from accounts import holidays, mail_limits
 from accounts.forms import (
     EmailChangeForm,
     HolidayForm,
@@ -34,6 +33,7 @@ from accounts.forms import (
 from accounts.guests import GuestRefused, become_member, is_guest, start_guest
 from accounts.language import reader_language
 from accounts.models import HOLIDAY_DAYS_A_YEAR, Holiday, User
+from accounts.redirects import redirect_next
 
 # A sign-up waits this long for its address to be confirmed (in the cache: nothing
 # is written to the database until then, so nobody can hold a name or an address
@@ -75,7 +75,13 @@ class SignUpView(FormView):
         return {**super().get_context_data(**kwargs), "guest": is_guest(self.request.user)}
 
     def form_valid(self, form):
+        if not mail_limits.may_ask_from(self.request):
+            form.add_error(None, _("There have been too many sign-ups from your network in "
+                                   "the last hour. Please try again later."))
+            return self.form_invalid(form)
         email = form.cleaned_data["email"]
+        # past the address's limit nothing is sent, and the page says what it always says
+        send = mail_limits.may_mail(email)
         password = make_password(form.cleaned_data["password1"])
         login_url = self.request.build_absolute_uri(reverse("login"))
         reset_url = self.request.build_absolute_uri(reverse("password_reset"))
@@ -83,9 +89,10 @@ class SignUpView(FormView):
         if owner is not None:
             # to the address on record, in its owner's language; nothing the stranger
             # typed goes into the mail
-            _mail("signup_taken", owner.email, {"login_url": login_url, "reset_url": reset_url},
-                  reader_language(owner))
-        else:
+            if send:
+                _mail("signup_taken", owner.email,
+                      {"login_url": login_url, "reset_url": reset_url}, reader_language(owner))
+        elif send:
             token = secrets.token_urlsafe(32)
             pending = {"username": form.cleaned_data["username"], "email": email,
                        "password": password}
@@ -198,13 +205,20 @@ class ProfileView(LoginRequiredMixin, UpdateView):
         if email.lower() == self.request.user.email.lower():
             messages.success(self.request, _("Your email address has been updated."))
             return super().form_valid(form)  # the same address in other letter case
+        if not mail_limits.may_change_email(self.request.user):
+            form.add_error("email", _("You have asked to change your address too many times "
+                                      "in the last hour. Please try again later."))
+            return self.form_invalid(form)
+        # past the address's limit nothing is sent, and the page says what it always says
+        send = mail_limits.may_mail(email)
         owner = (User.objects.filter(email__iexact=email).exclude(pk=self.request.user.pk)
                  .only("email", "language").first())
         if owner is not None:
-            reset_url = self.request.build_absolute_uri(reverse("password_reset"))
-            _mail("email_change_taken", owner.email, {"reset_url": reset_url},
-                  reader_language(owner))
-        else:
+            if send:
+                reset_url = self.request.build_absolute_uri(reverse("password_reset"))
+                _mail("email_change_taken", owner.email, {"reset_url": reset_url},
+                      reader_language(owner))
+        elif send:
             token = secrets.token_urlsafe(32)
             cache.set(_email_key(token), {"user": self.request.user.pk, "email": email},
                       SIGNUP_LINK_SECONDS)
@@ -258,9 +272,6 @@ class EmailConfirmView(LoginRequiredMixin, View):
 def play_as_guest(request):
     """Sit down without an account: a guest is made and logged in (unless someone is
     signed in already), then sent on to ``next`` (a table, or the lobby)."""
-    target = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
-        target = reverse("games:lobby")
     try:
         user = start_guest(request)
     except GuestRefused as exc:
@@ -269,7 +280,7 @@ def play_as_guest(request):
     if is_guest(user):
         messages.info(request, _("You are playing as %(name)s. Sign up any time to keep your "
                                  "games.") % {"name": user.username})
-    return redirect(target)
+    return redirect_next(request, "games:lobby")
 
 
 @login_required
@@ -325,10 +336,7 @@ def _preferences_saved(request):
     if request.htmx:
         return HttpResponse(status=204)
     messages.success(request, _("Your table settings are saved."))
-    target = request.POST.get("next", "")
-    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
-        return redirect(target)
-    return redirect("games:lobby")
+    return redirect_next(request, "games:lobby")
 
 
 def holiday_context(user, form=None) -> dict:

@@ -12,11 +12,11 @@ from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.redirects import redirect_next
 from accounts.timezones import site_zone_name, time_zone_groups, zone_name
 from games.access import may_watch
 
@@ -27,6 +27,7 @@ from .preferences import GRID_EVENTS, grid_for, push_available
 from .texts import text_for
 
 PAGE = 50
+MAX_ID = 2**63 - 1  # the largest primary key a database's 64-bit integer holds
 
 
 def _refuse(request, message: str, status: int = 400):
@@ -126,7 +127,7 @@ def subscribe(request):
 @require_POST
 def unsubscribe(request):
     try:
-        sub = parse_subscription(request.body)
+        sub = parse_subscription(request.body, to_send=False)
     except Invalid as exc:
         return JsonResponse({"error": exc.message}, status=400)
     actions.do_unsubscribe(request.user, sub["endpoint"])
@@ -138,8 +139,11 @@ def unsubscribe(request):
 def mute(request, table_id: int):
     # a table they may open, or one they muted before (to turn it on again): any other
     # is "no such table", so that a private table's name never reaches the settings page
-    # of someone who may not see it
-    if not (may_watch(table_id, request.user, request.session.get("invites", []))
+    # of someone who may not see it. An id past the database's integers is none either
+    # (SQLite would raise OverflowError on it).
+    invites = request.session.get("invites", [])
+    if table_id > MAX_ID or not (
+            may_watch(table_id, request.user, invites)
             or TableMute.objects.filter(user=request.user, table_id=table_id).exists()):
         return _refuse(request, _("There is no such table."), 404)
     value = request.POST.get("muted")
@@ -150,10 +154,7 @@ def mute(request, table_id: int):
         return HttpResponse(status=204)
     messages.success(request, _("Notifications from this table are muted.") if value == "on"
                      else _("Notifications from this table are on again."))
-    target = request.POST.get("next", "")
-    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
-        return redirect(target)
-    return redirect("notify:preferences")
+    return redirect_next(request, "notify:preferences")
 
 
 # -- the installable app -------------------------------------------------------------------------

@@ -337,6 +337,17 @@ NOTIFY_LEASE_SECONDS = env.float("NOTIFY_LEASE_SECONDS", default=60.0)
 NOTIFY_POLL = env.float("NOTIFY_POLL", default=1.0)
 # push endpoints are https; hosts listed here may be plain http (a local fake in tests)
 NOTIFY_PLAIN_HTTP_PUSH_HOSTS = env.list("NOTIFY_PLAIN_HTTP_PUSH_HOSTS", default=[])
+# pushes go only to these hosts (the browsers' push services; "*.x" is any host under x):
+# a subscription's endpoint elsewhere is refused, so it cannot point the server at the
+# internal network (notify.endpoints)
+STOPBUS_PUSH_HOSTS = env.list("STOPBUS_PUSH_HOSTS", default=[
+    "fcm.googleapis.com", "updates.push.services.mozilla.com", "*.push.apple.com",
+    "*.notify.windows.com"])
+# account mails (sign-up, address change, password reset) an hour: to one address; asked
+# for from one client address (sign-ups and resets); address changes of one account
+STOPBUS_MAILS_TO_AN_ADDRESS = env.int("STOPBUS_MAILS_TO_AN_ADDRESS", default=3)
+STOPBUS_MAIL_REQUESTS_FROM_AN_IP = env.int("STOPBUS_MAIL_REQUESTS_FROM_AN_IP", default=10)
+STOPBUS_EMAIL_CHANGES_A_USER = env.int("STOPBUS_EMAIL_CHANGES_A_USER", default=5)
 
 
 # The card room

@@ -406,3 +406,29 @@ def test_admin_refuses_a_duplicate_email(admin_client, user):
     )
     assert response.status_code == 200
     assert not User.objects.filter(username="dealer").exists()
+
+
+# Where a form sends the player on afterwards ("next")
+
+
+@pytest.mark.parametrize("target", ["abc", "games:lobby", "accounts:profile", "https://evil.example/",
+                                    "//evil.example/", "/\\evil.example/", ""])
+def test_preferences_follow_only_a_local_path(user_client, target):
+    """A bare word was taken for a URL name (NoReverseMatch: a 500)."""
+    response = user_client.post(reverse("accounts:preferences"), {"sound": "on", "next": target})
+    assert response.status_code == 302
+    assert response["Location"] == reverse("games:lobby")
+
+
+def test_preferences_follow_a_local_path(user_client):
+    response = user_client.post(reverse("accounts:preferences"),
+                                {"sound": "on", "next": "/accounts/profile/?tab=1"})
+    assert response["Location"] == "/accounts/profile/?tab=1"
+
+
+@pytest.mark.parametrize("target", ["abc", "games:lobby", "https://evil.example/",
+                                    "//evil.example/"])
+def test_play_as_guest_follows_only_a_local_path(client, target):
+    response = client.post(reverse("accounts:guest"), {"next": target})
+    assert response.status_code == 302
+    assert response["Location"] == reverse("games:lobby")

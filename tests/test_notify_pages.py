@@ -25,7 +25,7 @@ def a_subscription(**changes):
 
     point = ec.generate_private_key(ec.SECP256R1()).public_key().public_bytes(
         serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
-    sub = {"endpoint": "https://push.example.net/send/abc123",
+    sub = {"endpoint": "https://fcm.googleapis.com/fcm/send/abc123",
            "expirationTime": None, "keys": {"p256dh": b64url(point), "auth": b64url(b"0" * 16)}}
     sub.update(changes)
     return sub
@@ -411,3 +411,25 @@ def test_the_pages_in_japanese(url):
     with KEYS:
         html = client.get(url).content.decode()
     assert english_on_page(html, ["Oak", user.username]) == []
+
+
+@pytest.mark.parametrize("target", ["abc", "notify:list", "https://evil.example/",
+                                    "//evil.example/"])
+def test_mute_follows_only_a_local_path(user_client, user, target):
+    """A bare word was taken for a URL name (NoReverseMatch: a 500)."""
+    table = Table.objects.create(name="Fir", variant=preset_variant(), host=user, seats=4)
+    response = user_client.post(f"/notifications/mute/{table.pk}/", {"muted": "off",
+                                                                      "next": target})
+    assert response.status_code == 302
+    assert response["Location"] == "/notifications/preferences/"
+    response = user_client.post(f"/notifications/mute/{table.pk}/",
+                                {"muted": "off", "next": f"/t/{table.pk}/"})
+    assert response["Location"] == f"/t/{table.pk}/"
+
+
+@pytest.mark.parametrize("table_id", [2 ** 63 - 1, 2 ** 63, 2 ** 64, 10 ** 30])
+def test_muting_a_table_id_past_the_databases_integers_is_no_such_table(user_client, table_id):
+    """An id of 2**63 or more raised OverflowError on SQLite (a 500)."""
+    response = user_client.post(f"/notifications/mute/{table_id}/", {"muted": "off"})
+    assert response.status_code == 404
+    assert "There is no such table." in response.content.decode()

@@ -253,7 +253,8 @@ def test_every_stopbus_variable_the_readme_lists_is_read_from_the_environment():
     names = sorted(set(re.findall(r"`(STOPBUS_[A-Z_]+)`", table)))
     assert "STOPBUS_BUSY_LATE" in names and "STOPBUS_MAX_PENDING" in names
     numeric = [n for n in names if n not in {"STOPBUS_ENV", "STOPBUS_CLOCK_AUTOSTART",
-                                             "STOPBUS_TRUSTED_PROXIES", "STOPBUS_GUEST_CHAT"}]
+                                             "STOPBUS_TRUSTED_PROXIES", "STOPBUS_GUEST_CHAT",
+                                             "STOPBUS_PUSH_HOSTS"}]
     values = {name: str(7 + i) for i, name in enumerate(numeric)}
     script = ("import json, django; from django.conf import settings; django.setup(); "
               f"print(json.dumps({{n: getattr(settings, n) for n in {numeric!r}}}))")
@@ -262,3 +263,7 @@ def test_every_stopbus_variable_the_readme_lists_is_read_from_the_environment():
     read = json.loads(result.stdout)
     assert {name: float(read[name]) for name in numeric} == {
         name: float(value) for name, value in values.items()}
+    hosts = run_python(["-c", "import django; from django.conf import settings; "
+                        "django.setup(); print(settings.STOPBUS_PUSH_HOSTS)"],
+                       STOPBUS_PUSH_HOSTS="push.example.net,*.push.example.org")
+    assert hosts.stdout.strip() == "['push.example.net', '*.push.example.org']", hosts.stderr
