@@ -154,6 +154,7 @@ class SignUpConfirmView(View):
         # The backend must be named because several are configured; the password was
         # set by its owner a moment ago, so there is nothing for axes to check.
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        request.session["new_account"] = True  # the lobby greets them, not "welcome back"
         messages.success(request, _("Welcome aboard, %(username)s! Your account is ready.")
                          % {"username": user.username})
         return redirect("/")

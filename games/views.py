@@ -91,6 +91,9 @@ def lobby(request):
         "turn_rows": tables_waiting_for(request.user),
         "play_kinds": play_now_kinds(request),
         "how_to_play_seen": getattr(request.user, "how_to_play_seen", False),
+        # the first lobby after an account is made (accounts.views) says welcome, not
+        # "welcome back"
+        "new_account": request.session.pop("new_account", False),
     })
 
 

@@ -64,8 +64,12 @@ def test_valid_signup_mails_a_link_that_creates_the_account_and_logs_in(client, 
     assert response.redirect_chain == [("/", 302)]
     assert get_user(client).pk == user.pk
     assert b"Welcome aboard, ace_of_clubs!" in response.content
-    # A flash message shows once.
-    assert b"Welcome aboard" not in client.get("/").content
+    # the lobby under it greets a new player, not one coming back
+    assert b"Welcome, <strong>ace_of_clubs</strong>" in response.content
+    assert b"Welcome back" not in response.content
+    # A flash message shows once; from then on they are coming back.
+    later = client.get("/").content
+    assert b"Welcome aboard" not in later and b"Welcome back, <strong>ace_of_clubs" in later
     # The link works once.
     assert client.post(link).status_code == 404
 
