@@ -513,6 +513,46 @@
   document.body.addEventListener("htmx:wsAfterMessage", function () { watchFit(); fitFelt(); handInView(); });
   if (document.fonts && document.fonts.ready) { document.fonts.ready.then(function () { fitFelt(); handInView(); }); }
 
+  // ---- On a wide screen the log sits right under the chat and the table's rules, down to
+  // the foot of your seat: the stylesheet places it by the height of that column
+  // (--side-h, measured here whenever it changes: a message, the rules opened or closed).
+  // When the column leaves it less than 8rem there (the rules open, say), the page is
+  // marked is-side-long instead: the column runs down beside the board, the log under it.
+  var side = page.querySelector(".table-side");
+  function fitSide() {
+    var me = document.getElementById("me");
+    var box = side.getBoundingClientRect();
+    var height = Math.ceil(box.height);
+    if (parseFloat(page.style.getPropertyValue("--side-h")) !== height) {
+      page.style.setProperty("--side-h", height + "px");
+    }
+    var rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+    var foot = me ? me.getBoundingClientRect().bottom : 0;
+    var fits = foot - box.bottom - rem >= 8 * rem;
+    var over = Math.max(0, Math.ceil(box.bottom - foot));
+    if (parseFloat(page.style.getPropertyValue("--side-over")) !== over) {
+      page.style.setProperty("--side-over", over + "px");
+    }
+    page.classList.toggle("is-side-fit", fits);
+    page.classList.toggle("is-side-long", !fits && !!foot);
+  }
+  // (once a frame at most, and never inside the observer's own callback: what it changes
+  // resizes what it observes)
+  var sidePending = false;
+  function scheduleSide() {
+    if (sidePending) { return; }
+    sidePending = true;
+    requestAnimationFrame(function () { sidePending = false; fitSide(); });
+  }
+  if (side && window.ResizeObserver) {
+    fitSide();
+    var sideWatch = new ResizeObserver(scheduleSide);
+    sideWatch.observe(side);
+    sideWatch.observe(page);
+    window.addEventListener("resize", scheduleSide);
+    document.body.addEventListener("htmx:wsAfterMessage", scheduleSide);
+  }
+
   // ---- On a phone your moves are a bar held at the window's foot. When your turn comes
   // (or a move of yours changes your cards) and the page leaves your cards under that bar,
   // the page scrolls just far enough to bring them out above it; once for each, so a
