@@ -215,3 +215,31 @@ def test_the_host_of_a_private_table_decides_about_spectators(client, user, vari
     assert not table.allow_spectators
     client.force_login(watcher)
     assert client.get(table.get_absolute_url()).status_code == 403
+
+
+def test_a_private_tables_invite_panel_once_its_game_is_on(client, user, variant):
+    """While it waits: the link to sit down. Once the game is on: the link to watch, while
+    spectators may, and the host's switch; a player who is not the host at a table closed
+    to spectators has nothing to send, and no panel."""
+    table = actions.do_create_table(user, name="Secret", variant=variant, seats=2, private=True)
+    other = UserFactory()
+    client.force_login(user)
+    waiting = client.get(table.get_absolute_url()).content.decode()
+    assert "the people you want at the table" in waiting
+    actions.do_join_table(table, other)  # the table is full: its game starts
+    table.refresh_from_db()
+    assert table.status == table.Status.PLAYING
+
+    def panel():
+        html = client.get(table.get_absolute_url()).content.decode()
+        start = html.index('id="invite"')
+        return html[start - 40:html.index("</section>", start)]
+
+    shown = panel()
+    assert "is-hidden" not in shown and "the people you would like to watch it" in shown
+    assert "Close to spectators" in shown and "the people you want at the table" not in shown
+    client.post(reverse("games:spectators", args=[table.pk]), {"allow": "off"})
+    shown = panel()
+    assert "Let spectators watch" in shown and 'id="invite-link"' not in shown
+    client.force_login(other)
+    assert "is-hidden" in panel() and "Invite" not in panel()
