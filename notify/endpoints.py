@@ -20,21 +20,14 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 
-# The push services of Chrome (and the other Chromium browsers but Edge), Firefox,
-# Safari, and Edge (Windows Push Notification Services).
-DEFAULT_PUSH_HOSTS = (
-    "fcm.googleapis.com",
-    "updates.push.services.mozilla.com",
-    "*.push.apple.com",
-    "*.notify.windows.com",
-)
 MAX_LENGTH = 1000
 _LABEL = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\Z")
 
 
 def push_hosts() -> tuple[str, ...]:
-    hosts = getattr(settings, "STOPBUS_PUSH_HOSTS", None)
-    return tuple(DEFAULT_PUSH_HOSTS if hosts is None else hosts)
+    """The push services' hosts (``STOPBUS_PUSH_HOSTS``: Chrome's, Firefox's, Safari's and
+    Edge's by default)."""
+    return tuple(settings.STOPBUS_PUSH_HOSTS)
 
 
 def _plain_hosts() -> tuple[str, ...]:
@@ -52,6 +45,11 @@ def _host_listed(host: str, patterns) -> bool:
     return False
 
 
+def _printable(endpoint: str) -> bool:
+    """No white space, control character or anything past ASCII."""
+    return all(33 <= ord(c) <= 126 for c in endpoint)
+
+
 def _is_ip(host: str) -> bool:
     try:
         ipaddress.ip_address(host)
@@ -64,7 +62,7 @@ def allowed(endpoint) -> bool:
     """May pushes go to ``endpoint``?"""
     if not isinstance(endpoint, str) or not endpoint or len(endpoint) > MAX_LENGTH:
         return False
-    if any(ord(c) < 33 or ord(c) > 126 for c in endpoint) or "\\" in endpoint:
+    if not _printable(endpoint) or "\\" in endpoint:
         return False
     try:
         parts = urlsplit(endpoint)
@@ -91,4 +89,4 @@ def plain_https(endpoint: str) -> bool:
     parts = urlsplit(endpoint)
     plain_ok = parts.scheme == "http" and parts.hostname in _plain_hosts()
     return ((parts.scheme == "https" or plain_ok) and bool(parts.hostname)
-            and not parts.username and not any(ord(c) < 33 or ord(c) > 126 for c in endpoint))
+            and not parts.username and _printable(endpoint))

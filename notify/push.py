@@ -62,10 +62,6 @@ class _NoRedirects(requests.Session):
     """A push goes to the endpoint checked and nowhere else: a redirect from it is an
     answer (a failed push), never followed (it could lead anywhere)."""
 
-    def __init__(self):
-        super().__init__()
-        self.max_redirects = 0
-
     def request(self, method, url, *args, **kwargs):
         kwargs["allow_redirects"] = False
         return super().request(method, url, *args, **kwargs)
