@@ -1,7 +1,8 @@
 from django import forms
-from django.contrib import messages
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
+from django.forms.utils import ErrorList
 from django.utils import translation
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
 from accounts import mail_limits
@@ -10,6 +11,29 @@ from accounts.models import HOLIDAY_DAYS_A_YEAR, User
 from accounts.names import reads_as_guest, validate_username
 
 EMAIL_TAKEN = _("An account with this email address already exists.")
+
+
+class AlertingErrorList(ErrorList):
+    """Django's error lists, except that a form's own errors (not a field's: a refused
+    log-in, too many sign-ups or resets from one network) are a ``role="alert"`` list,
+    so a screen reader says at once why the form came back."""
+
+    def render(self, template_name=None, context=None, renderer=None):
+        if (self.data and "nonfield" in self.error_class.split()
+                and template_name in (None, self.template_name, self.template_name_ul)):
+            return format_html('<ul class="{}" role="alert">{}</ul>', self.error_class,
+                               format_html_join("", "<li>{}</li>", ((e,) for e in self)))
+        return super().render(template_name, context, renderer)
+
+    __str__ = __html__ = render  # the mixin binds its own render to these
+
+
+class AlertingErrors:
+    """A form whose own errors are said at once (:class:`AlertingErrorList`)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("error_class", AlertingErrorList)
+        super().__init__(*args, **kwargs)
 
 
 def check_username(username, *, exclude_pk=None):
@@ -44,7 +68,7 @@ def email_taken(email, *, exclude_pk=None):
     return others.exists()
 
 
-class SignUpForm(UserCreationForm):
+class SignUpForm(AlertingErrors, UserCreationForm):
     """Username, email and a password typed twice.
 
     UserCreationForm already refuses usernames that differ only in case and runs
@@ -83,7 +107,7 @@ class SignUpForm(UserCreationForm):
         return {*super()._get_validation_exclusions(), "email"}
 
 
-class EmailChangeForm(forms.ModelForm):
+class EmailChangeForm(AlertingErrors, forms.ModelForm):
     """A new address for the signed-in player. Whether another account has it is not
     said here (that would tell which addresses have accounts): the view mails the
     address instead, and only a link sent to it moves the account there."""
@@ -102,7 +126,7 @@ class EmailChangeForm(forms.ModelForm):
         return {*super()._get_validation_exclusions(), "email"}
 
 
-class HolidayForm(forms.Form):
+class HolidayForm(AlertingErrors, forms.Form):
     """A holiday from post tables: its first day and how many days (the rules on days a
     year and overlaps are the action's, ``games.actions.post.do_take_holiday``)."""
 
@@ -123,20 +147,11 @@ class TablePreferencesForm(forms.ModelForm):
         fields = ("four_colour_deck", "sound", "turn_alerts")
 
 
-class ReaderLanguagePasswordResetForm(PasswordResetForm):
+class ReaderLanguagePasswordResetForm(AlertingErrors, PasswordResetForm):
     """Django's password reset, each mail in its account's saved language (else in the
-    language of the page it was asked from), within the mail limits
-    (``accounts.mail_limits``): past the address's, nothing is sent and the page is the
-    same; past the client's, nothing is sent and the page says so."""
-
-    def save(self, *args, **kwargs):
-        request = kwargs.get("request")
-        if request is not None and not mail_limits.may_ask_from(request):
-            messages.error(request, _("There have been too many password reset requests "
-                                      "from your network in the last hour. Nothing was sent: "
-                                      "please try again later."))
-            return
-        super().save(*args, **kwargs)
+    language of the page it was asked from), within the address's mail limit
+    (``accounts.mail_limits``): past it, nothing is sent and the page is the same. (The
+    limit on the client's requests is the view's: ``accounts.views.PasswordResetView``.)"""
 
     def send_mail(self, subject_template_name, email_template_name, context, from_email,
                   to_email, html_email_template_name=None):
@@ -148,7 +163,7 @@ class ReaderLanguagePasswordResetForm(PasswordResetForm):
                               html_email_template_name=html_email_template_name)
 
 
-class LogInForm(AuthenticationForm):
+class LogInForm(AlertingErrors, AuthenticationForm):
     """Django's log-in form; after a failed try the name is kept, so the cursor goes to
     the password, the field to type in again."""
 

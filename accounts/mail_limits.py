@@ -10,12 +10,15 @@ Two limits, counted in the cache with ``games.ratelimit.allow``:
 - per client address (IP): at most ``STOPBUS_MAIL_REQUESTS_FROM_AN_IP`` sign-ups and
   password resets an hour, and per account ``STOPBUS_EMAIL_CHANGES_A_USER`` address
   changes. These count every request that would mail (whether or not the address has an
-  account), so the visitor is told in words to try again later.
+  account), so the visitor is told in words to try again later: the form comes back with
+  the reason as its own error, status 429 (Too Many Requests, as for too many log-ins)
+  and a ``Retry-After`` header (:func:`refuse`).
 """
 
 from __future__ import annotations
 
 import hashlib
+import time
 
 from django.conf import settings
 
@@ -49,3 +52,19 @@ def may_ask_from(request) -> bool:
 def may_change_email(user) -> bool:
     """One more address change (a mail) for this account (counted)?"""
     return allow(f"mail-change:{user.pk}", _limit("STOPBUS_EMAIL_CHANGES_A_USER", 5), WINDOW)
+
+
+def seconds_to_wait() -> int:
+    """Until the current window ends (``allow`` counts in fixed windows)."""
+    return WINDOW - int(time.time()) % WINDOW
+
+
+def refuse(view, form, message, field=None):
+    """``view`` (a FormView) shows ``form`` again with ``message`` as the form's own error
+    (or ``field``'s): a request over a limit is no success, so it is a 429 saying when to
+    come back."""
+    form.add_error(field, message)
+    response = view.form_invalid(form)
+    response.status_code = 429
+    response["Retry-After"] = str(seconds_to_wait())
+    return response

@@ -3,6 +3,7 @@ import secrets
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.mixins import LoginRequiredMixin
@@ -25,6 +26,7 @@ from accounts import holidays, mail_limits
 from accounts.forms import (
     EmailChangeForm,
     HolidayForm,
+    ReaderLanguagePasswordResetForm,
     SignUpForm,
     TablePreferencesForm,
     check_username,
@@ -76,9 +78,9 @@ class SignUpView(FormView):
 
     def form_valid(self, form):
         if not mail_limits.may_ask_from(self.request):
-            form.add_error(None, _("There have been too many sign-ups from your network in "
-                                   "the last hour. Please try again later."))
-            return self.form_invalid(form)
+            return mail_limits.refuse(self, form, _(
+                "There have been too many sign-ups from your network in the last hour. "
+                "Please try again later."))
         email = form.cleaned_data["email"]
         # past the address's limit nothing is sent, and the page says what it always says
         send = mail_limits.may_mail(email)
@@ -106,6 +108,22 @@ class SignUpView(FormView):
                                             "days": SIGNUP_LINK_SECONDS // 86400})
         self.request.session["signup_email"] = email
         return redirect("accounts:signup_sent")
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's password reset within the mail limits (``accounts.mail_limits``). Past
+    the client's, nothing is sent and the form comes back saying so, as sign-up's does;
+    past the address's, nothing is sent and the page is the one a sent mail gets (the
+    form's ``send_mail``), so it tells nobody whether the address has an account."""
+
+    form_class = ReaderLanguagePasswordResetForm
+
+    def form_valid(self, form):
+        if not mail_limits.may_ask_from(self.request):
+            return mail_limits.refuse(self, form, _(
+                "There have been too many password reset requests from your network in the "
+                "last hour. Nothing was sent: please try again later."))
+        return super().form_valid(form)
 
 
 class SignUpSentView(TemplateView):
@@ -207,9 +225,9 @@ class ProfileView(LoginRequiredMixin, UpdateView):
             messages.success(self.request, _("Your email address has been updated."))
             return super().form_valid(form)  # the same address in other letter case
         if not mail_limits.may_change_email(self.request.user):
-            form.add_error("email", _("You have asked to change your address too many times "
-                                      "in the last hour. Please try again later."))
-            return self.form_invalid(form)
+            return mail_limits.refuse(self, form, _(
+                "You have asked to change your address too many times in the last hour. "
+                "Please try again later."), field="email")
         # past the address's limit nothing is sent, and the page says what it always says
         send = mail_limits.may_mail(email)
         owner = (User.objects.filter(email__iexact=email).exclude(pk=self.request.user.pk)

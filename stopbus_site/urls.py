@@ -5,7 +5,7 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 
 from accounts import views as accounts_views
-from accounts.forms import LogInForm, ReaderLanguagePasswordResetForm
+from accounts.forms import LogInForm
 from accounts.language import set_language
 
 
@@ -26,9 +26,9 @@ urlpatterns = [
     # the table preferences' first address: pages loaded before they moved to accounts
     # still post there, and a redirect would lose the POST
     path("preferences/", accounts_views.preferences),
-    # the reset mail in its reader's language; the rest of the reset is Django's own
-    path("accounts/password_reset/",
-         auth_views.PasswordResetView.as_view(form_class=ReaderLanguagePasswordResetForm),
+    # the reset mail in its reader's language, within the mail limits; the rest of the
+    # reset is Django's own
+    path("accounts/password_reset/", accounts_views.PasswordResetView.as_view(),
          name="password_reset"),
     # a failed log-in puts the cursor in the password field
     path("accounts/login/", auth_views.LoginView.as_view(form_class=LogInForm), name="login"),
