@@ -539,7 +539,13 @@ class TableAdmin(admin.ModelAdmin):
 
 class GamePlayerInline(ReadOnlyInline):
     model = GamePlayer
-    fields = readonly_fields = ("seat", "name", "user", "bot_level", "place", "left_early")
+    fields = readonly_fields = ("seat", "player_name", "user", "bot_level", "place",
+                                "left_early")
+
+    @admin.display(description=gettext_lazy("name"))
+    def player_name(self, player):
+        """The name the game recorded, as the reader reads it (a bot's in their language)."""
+        return player.shown_name
 
 
 class ActionInline(ReadOnlyInline):

@@ -18,7 +18,8 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext, pgettext
 
 from . import presence
-from .actions import bot_name_for, state_of
+from .actions import state_of
+from .bot_names import shown_names, stand_in_name
 from .engine import Event, GameState, HouseRules
 from .engine.game import OVER, SHOWDOWN
 from .event_text import event_text, hand_words
@@ -174,7 +175,7 @@ def said_events(data: TableData, me: int | None, say, **words) -> list[tuple[int
     and whether the viewer is the seat the event is private to; so is it kept: by game,
     the event's action number, kind, seat and words (its public and, for its own seat,
     private English, which carry its cards), and the viewer's side of it."""
-    names = data.state.names
+    names = seat_names(data)
     names_key = tuple(names.items()) if isinstance(names, dict) else tuple(names)
     # the key holds only numbers and words (``say`` by its name): such tuples are left
     # out of the garbage collector's walks, and the cache keeps tens of thousands
@@ -186,6 +187,13 @@ def said_events(data: TableData, me: int | None, say, **words) -> list[tuple[int
         key = (base, seq, e.kind, e.seat, e.text, own, e.private if own else None)
         rows.append((seq, SAID.get(key, lambda e=e: say(e, names, me, **words)), e.kind))
     return rows
+
+
+def seat_names(data: TableData):
+    """The game's seats' names as the reader reads them (a bot's in the active language),
+    worked out once per read and language: the engine's ``names`` are as the game began."""
+    return data.once(("names", translation.get_language()),
+                     lambda: shown_names(data.state.names, data.players))
 
 
 def log_rows(data: TableData, me: int | None, ranking: str) -> list[tuple[int, str, str]]:
@@ -240,7 +248,7 @@ def end_of_game(data: TableData, player: dict) -> dict:
     record = data.players[seat] if seat < len(data.players) else None
     return {
         "seat": seat,
-        "person": record.name if record else player["name"],
+        "person": record.shown_name if record else player["name"],
         "left": bool(record and record.left_early),
         "is_bot": record is None or record.user_id is None,
         "rating": data.rating_changes().get(seat),
@@ -285,14 +293,16 @@ def _players(data: TableData, view: dict, me: int | None, rules: HouseRules) -> 
     playing = data.game.status == Game.Status.PLAYING
     seat_rows = dict(enumerate(data.seats)) if playing else {}
     players = []
+    names = seat_names(data)
     for entry in view["seats"]:
         i = entry["seat"]
         seat_row = seat_rows.get(i)
         record = data.players[i] if i < len(data.players) else None
         left = bool(record and record.left_early)
+        name = names[i] if i < len(names) else entry["name"]
         players.append({
             **entry,
-            "name": bot_name_for(record.name) if left else entry["name"],
+            "name": stand_in_name(name) if left else name,
             "is_me": i == me,
             "is_bot": record is None or record.user_id is None or left,
             "bot_level": record.bot_level if record else "",

@@ -11,8 +11,8 @@ from __future__ import annotations
 from django.utils import timezone
 from django.utils.translation import pgettext
 
-from .actions import bot_name_for
-from .board import end_of_game, reveal_title, said_events, said_hands
+from .board import end_of_game, reveal_title, said_events, said_hands, seat_names
+from .bot_names import stand_in_name
 from .engine.brag import BragRules
 from .engine.brag.game import BETTING, OVER, SHOWDOWN
 from .event_text import brag_event_text, hand_words
@@ -39,6 +39,7 @@ def _badge(entry: dict, betting: bool) -> tuple[str, str]:
 def _players(data, view: dict, me: int | None) -> list[dict]:
     playing = data.game.status == Game.Status.PLAYING
     seat_rows = dict(enumerate(data.seats)) if playing else {}
+    names = seat_names(data)
     players = []
     for entry in view["seats"]:
         i = entry["seat"]
@@ -48,10 +49,11 @@ def _players(data, view: dict, me: int | None) -> list[dict]:
         # a seat the clock handed to a bot (two timeouts) is named as the bot it is
         away = bool(seat_row and seat_row.away and seat_row.user_id)
         badge, word = _badge(entry, view["phase"] == BETTING)
+        name = names[i] if i < len(names) else entry["name"]
         players.append({
             **entry,
-            "name": bot_name_for(entry["name"]) if (left or away) else entry["name"],
-            "person": entry["name"],
+            "name": stand_in_name(name) if (left or away) else name,
+            "person": name,
             "is_me": i == me,
             "is_bot": record is None or record.user_id is None or left or away,
             "away": away,
@@ -113,6 +115,11 @@ def brag_board(data, user) -> dict:
     view = said_hands(data.view(me), "brag")
     players = _players(data, view, me)
     names = {p["seat"]: p["name"] for p in players}
+    # a closed pot names who covered it, in the reader's language (the engine's names are
+    # as the game stored them)
+    people = {p["seat"]: p["person"] for p in players}
+    view["closed_pots"] = [{**pot, "name": people.get(pot["coverer"], pot["name"])}
+                           for pot in view.get("closed_pots") or ()]
     seconds_left = None
     if data.deadline is not None:
         seconds_left = max(0, int((data.deadline - timezone.now()).total_seconds()))

@@ -45,7 +45,7 @@ from .actions import publish
 from .board import recent_chat
 from .frames import BadFrame, parse
 from .kinds import kind_for
-from .models import Game, Table, Variant
+from .models import Game, Table
 from .regions import FULL
 from .turns import render_turns
 
@@ -183,6 +183,8 @@ class Socket(AsyncWebsocketConsumer):
     # does this socket's page show the list of post tables (the lobby, /turns), or only
     # the navigation's count (a table's page: a swap aimed at no list is an htmx error)?
     shows_turn_list = True
+    # the post table whose page this is (its bar's ways on follow the player's turns)
+    post_table: int | None = None
 
     async def follow_user(self) -> None:
         if getattr(self.user, "is_authenticated", False):
@@ -198,7 +200,8 @@ class Socket(AsyncWebsocketConsumer):
         """The player's list of post tables changed (``games.actions.post``): the count in
         the navigation, and the list where the page shows it."""
         in_lobby = b"page=turns" not in (self.scope.get("query_string") or b"")
-        html = await db(render_turns)(self.user, in_lobby, self.shows_turn_list)
+        html = await db(render_turns)(self.user, in_lobby, self.shows_turn_list,
+                                      self.post_table)
         await self.send(text_data=html)
 
     async def session_ended(self, event):
@@ -285,7 +288,11 @@ class TableConsumer(Socket):
         await self._replay()
 
     def _schema(self):
-        variant = Variant.objects.filter(tables__pk=self.table_id).only("game").first()
+        table = (Table.objects.select_related("variant").only("pace", "variant__game")
+                 .filter(pk=self.table_id).first())
+        variant = table.variant if table is not None else None
+        if table is not None and table.is_post:
+            self.post_table = self.table_id
         return kind_for(variant).hook("frame_schema")
 
     def _arrive(self):

@@ -26,6 +26,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 
+from games.bot_names import stand_in_name
 from games.engine.cards import ACE, RANK_CODES, THREE, parse_card
 from games.engine.game import Event, ordinal
 
@@ -375,9 +376,11 @@ def _hand(category, cards, ranking):
 
 
 def _say_left(event, data, names, private, ranking=None):
-    # not the engine's: the table's, when a player leaves a game under way (actions.presence)
+    # not the engine's: the table's, when a player leaves a game under way (actions.presence);
+    # the bot is named in the reader's language (the event stores its English name)
+    name = _name(names, event["seat"])
     return _("%(name)s left the table; %(bot)s plays their seat.") % {
-        "name": _name(names, event["seat"]), "bot": data["bot"]}
+        "name": name, "bot": stand_in_name(name)}
 
 
 _SAYERS = {

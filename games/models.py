@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from .bot_names import bot_name, shown_name, stored_bot_name
 from .engine import HouseRules, RulesError
 from .engine.bots import BOT_LEVELS
 from .engine.brag import BragRules
@@ -379,9 +380,20 @@ class Seat(models.Model):
 
     @property
     def display_name(self) -> str:
+        """Who holds the seat, as the reader reads it: a player's name, or a bot's in the
+        active language ("Casual bot 2", "カジュアル・ボット2")."""
         if self.user_id:
             return self.user.username
-        return f"{BOT_LEVELS.get(self.bot_level, 'Bot').split(' ')[0]} bot {self.position + 1}"
+        return bot_name(self.bot_level, self.position + 1)
+
+    @property
+    def game_name(self) -> str:
+        """The seat's name as a game records it when it begins (``GamePlayer.name``, the
+        engine's names): a bot's in English whoever starts the game; pages show it in
+        their reader's language (games/bot_names.py)."""
+        if self.user_id:
+            return self.user.username
+        return stored_bot_name(self.bot_level, self.position)
 
 
 class Game(models.Model):
@@ -463,7 +475,13 @@ class GamePlayer(models.Model):
         ]
 
     def __str__(self) -> str:
-        return gettext("%(player)s in %(game)s") % {"player": self.name, "game": self.game}
+        return gettext("%(player)s in %(game)s") % {"player": self.shown_name, "game": self.game}
+
+    @property
+    def shown_name(self) -> str:
+        """The name as the reader reads it (a bot's in their language): ``name`` is kept
+        as the game began, in one language for everyone."""
+        return shown_name(self)
 
 
 # Who played an action: its player, a bot, the clock (a timeout) or the table (the next deal).

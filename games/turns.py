@@ -272,26 +272,41 @@ def _row(user, seat: _MySeat, game: Game, seats: list[tuple], skipped: bool,
     return row
 
 
-def next_table(user) -> Table | None:
+def next_table(user, leaving: int | None = None) -> Table | None:
     """The first table of ``user``'s list where it is their turn (after a move: "Next
-    table")."""
+    table"), other than the table ``leaving`` (the one the player is at)."""
     for row in tables_waiting_for(user):
-        if row.my_turn:
+        if not row.my_turn:
+            break
+        if row.table.pk != leaving:
             return row.table
-        break
     return None
 
 
-def render_turns(user, in_lobby: bool = True, with_list: bool = True) -> str:
+def ways_on(rows: list[TurnRow], table_id: int) -> dict:
+    """What a post table's bar offers a player at table ``table_id`` (``rows``: their
+    list, ``tables_waiting_for``): nothing unless they play its running game; "Skip for
+    now" only while it is their turn there, "Next table" only while another table waits
+    for their move."""
+    here = next((r for r in rows if r.table.pk == table_id), None)
+    return {"table_id": table_id,
+            "playing": here is not None,
+            "my_turn": bool(here and here.my_turn),
+            "others_wait": any(r.my_turn and r.table.pk != table_id for r in rows)}
+
+
+def render_turns(user, in_lobby: bool = True, with_list: bool = True,
+                 post_table: int | None = None) -> str:
     """The live update of a player's pages after their list changed: the navigation's
-    count and, for a page that shows it (``with_list``), the list (out-of-band swaps by
-    id)."""
+    count and, for a page that shows it (``with_list``), the list; for the page of the
+    post table ``post_table``, its bar's ways on (out-of-band swaps by id)."""
     from django.template.loader import render_to_string
 
     rows = tables_waiting_for(user)
     return render_to_string("games/_turns_live.html", {
         "turn_rows": rows, "count": sum(1 for r in rows if r.my_turn), "in_lobby": in_lobby,
-        "user": user, "with_list": with_list})
+        "user": user, "with_list": with_list,
+        "ways_on": ways_on(rows, post_table) if post_table is not None else None})
 
 
 def post_bar(table: Table, user) -> dict | None:
@@ -305,12 +320,16 @@ def post_bar(table: Table, user) -> dict | None:
                        "user__username"))
     mine = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
     away_until = holidays_until([s.user_id for s in seats])
+    playing = table.status == Table.Status.PLAYING
     return {
         "pace": table.pace_words,
         "seat": mine,
-        "away": bool(mine and mine.away and table.status == Table.Status.PLAYING),
+        "away": bool(mine and mine.away and playing),
         "my_turn": bool(mine and mine.turn_since),
-        "playing": table.status == Table.Status.PLAYING,
+        "playing": playing,
         "holidays": [(s.user.username, away_until[s.user_id]) for s in seats
                      if s.user_id in away_until],
+        # the ways on, as the table's socket sends them again whenever the player's turns
+        # change (``render_turns``)
+        "ways_on": ways_on(tables_waiting_for(user) if mine and playing else [], table.pk),
     }

@@ -105,8 +105,10 @@ def turns_page(request):
 
 @login_required
 def next_table(request):
-    """After a move at a post table: on to the next table where it is the player's turn."""
-    table = turns.next_table(request.user)
+    """After a move at a post table: on to the next table where it is the player's turn
+    (never the table the player is leaving, ``?from=``)."""
+    leaving = request.GET.get("from", "")
+    table = turns.next_table(request.user, int(leaving) if leaving.isdigit() else None)
     if table is None:
         messages.info(request, _("No other table is waiting for your move."))
         return redirect("games:turns")
@@ -380,10 +382,13 @@ def skip_table(request, table):
     actions.do_skip_table(request.user, table)
     messages.info(request, _("“%(table)s” waits behind your other tables for 12 hours.")
                   % {"table": table.name})
-    following = turns.next_table(request.user)
-    if following is not None and following.pk != table.pk:
-        return redirect(following)
-    return redirect("games:turns")
+    following = turns.next_table(request.user, table.pk)
+    to = following.get_absolute_url() if following is not None else reverse("games:turns")
+    if request.htmx:  # the bar's form, as the table's socket sends it (games/_post_bar_next.html)
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = to
+        return response
+    return redirect(to)
 
 
 @_table_action

@@ -241,7 +241,7 @@ def start_locked(table: Table) -> Game:
             "%(variant)s is for at most %(count)d players.", rules.max_players) % {
             "variant": variant_name(table.variant), "count": rules.max_players})
     seed = new_seed()
-    names = [seat.display_name for seat in seats]
+    names = [seat.game_name for seat in seats]  # as recorded: one language for everyone
     state, events = kind_for(table).new_game(rules, names, seed)
     number = (table.games.order_by("-number").values_list("number", flat=True).first() or 0) + 1
     humans = sum(1 for seat in seats if seat.user_id)

@@ -554,13 +554,17 @@
   }
 
   // ---- On a phone your moves are a bar held at the window's foot. When your turn comes
-  // (or a move of yours changes your cards) and the page leaves your cards under that bar,
-  // the page scrolls just far enough to bring them out above it; once for each, so a
-  // player who scrolls back up is left there. Never while you write in the chat: and a
-  // player reading the log or the chat, below the board, has the bar out of the way
-  // already (it is held only while your hand is in the window).
+  // (or a move of yours changes your cards) and that bar covers your cards, the page
+  // scrolls by what they need to come out above it and no further: the table's head and
+  // the header over it stay in the window as far as they can. While your cards are in view
+  // already it does not scroll at all (what follows them, their value or the hints, is
+  // read by scrolling: it is not worth the top of the page). Once for each, so a player
+  // who scrolls back up is left there. Never while you write in the chat: and a player
+  // reading the log or the chat, below the board, has the bar out of the way already (it
+  // is held only while your hand is in the window).
   var phone = window.matchMedia("(max-width: 40rem)");
   var handPending = true;
+  var HAND_AIR = 4;  // px between your cards and the bar, once scrolled
   function handInView() {
     if (!handPending) { return; }
     var status = document.getElementById("status");
@@ -568,18 +572,20 @@
     var bar = document.querySelector("#controls .controls");
     var hand = document.getElementById("hand");
     if (!phone.matches || !bar || !hand) { handPending = false; return; }
-    if (!hand.getBoundingClientRect().height) { return; }  // not laid out yet: next time
+    // the row of cards' own box (the cards in it may be on their way in, moved by
+    // transforms), without the lines under it
+    var cards = hand.querySelector(".cards--hand") || hand;
+    var box = cards.getBoundingClientRect();
+    if (!box.height) { return; }  // not laid out yet: next time
     handPending = false;
     var active = document.activeElement;
     if (active && active.closest && active.closest(".table-side, #log")) { return; }
-    // the hand's own box: the cards in it may be on their way in (moved by transforms)
-    var box = hand.getBoundingClientRect();
-    var bottom = box.bottom, top = box.top;
     var barTop = bar.getBoundingClientRect().top;
-    var over = Math.ceil(bottom - barTop) + 6;
-    // under the bar, but not scrolled past: the hand's top stays in the window
-    if (bottom > barTop + 0.5 && top - over >= 0) {
-      window.scrollBy({ top: over, behavior: reduceMotion.matches ? "auto" : "smooth" });
+    if (box.bottom <= barTop + 0.5) { return; }  // in view: the page stays where it is
+    // just far enough, and never so far that the cards' top leaves the window
+    var by = Math.min(Math.ceil(box.bottom - barTop) + HAND_AIR, Math.floor(box.top));
+    if (by > 0) {
+      window.scrollBy({ top: by, behavior: reduceMotion.matches ? "auto" : "smooth" });
     }
   }
 
