@@ -598,9 +598,12 @@ _BRAG_SAYERS["left"] = _say_left  # the table's, in either game
 
 
 def brag_event_text(event, names: Sequence[str] | Mapping[int, str],
-                    viewer: int | None = None) -> str:
+                    viewer: int | None = None,
+                    stored_names: Sequence[str] | Mapping[int, str] | None = None) -> str:
     """A Three Card Brag event as a sentence for ``viewer`` (a seat or None) in the
-    active language; in English, the engine's own words."""
+    active language; in English, the engine's own words. ``names`` are the seats' names
+    as the reader reads them; ``stored_names`` those the game recorded, which an old
+    event's words are read back with (by default ``names``)."""
     event = _as_dict(event)
     say = _BRAG_SAYERS.get(event.get("kind"))
     private = viewer is not None and viewer == event.get("seat") and (
@@ -609,7 +612,8 @@ def brag_event_text(event, names: Sequence[str] | Mapping[int, str],
     if say is None:
         return stored
     try:
-        event = _with_brag_facts(event, names, private)
+        event = _with_brag_facts(event, names if stored_names is None else stored_names,
+                                 private)
         return say(event, event.get("data", {}), names, private)
     except (AttributeError, KeyError, IndexError, TypeError, ValueError):
         return stored  # words the engine no longer writes (an old game): as they were stored

@@ -18,8 +18,9 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import Q
-from django.utils import timezone
+from django.utils import timezone, translation
 
+from accounts.language import reader_language
 from accounts.timezones import zone_for
 from games.actions.base import group_send, user_group
 
@@ -357,7 +358,9 @@ def _run_email(delivery) -> str:
         if delivery.kind == Delivery.Kind.DIGEST:
             from games.turns import tables_waiting_for
 
-            rows = [row for row in tables_waiting_for(delivery.user) if row.my_turn]
+            # the rows say what to do in words: in the reader's language, as the mail
+            with translation.override(reader_language(delivery.user)):
+                rows = [row for row in tables_waiting_for(delivery.user) if row.my_turn]
             if not rows:
                 _finish([delivery], "no tables waiting: skipped")
                 return "skipped"

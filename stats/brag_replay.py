@@ -10,10 +10,11 @@ secret any more; folded hands are shown too, marked as such).
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
+from games.bot_names import shown_names
 from games.engine.brag import BragAction, apply, fairness_reveals, new_game
 from games.engine.brag.game import FOLDED, NEXT_HAND, OVER, SHOWDOWN
 from games.engine.cards import CODES
@@ -78,6 +79,8 @@ class BragReplay:
     seats: list[BragSeatAtStep]
     hand_starts: dict[int, int]
     shuffles: list[BragShuffleCheck]
+    # the seats' names as the reader reads them (a bot's in their language), by seat
+    names: list[str] = field(default_factory=list)
 
     @property
     def hand_no(self) -> int:
@@ -89,8 +92,7 @@ class BragReplay:
 
     @property
     def closed(self) -> list[dict]:
-        names = self.state.names
-        return [{"chips": chips, "name": names[seat]} for chips, seat in self.state.closed]
+        return [{"chips": chips, "name": self.names[seat]} for chips, seat in self.state.closed]
 
     @property
     def all_verified(self) -> bool:
@@ -109,7 +111,7 @@ class BragReplay:
         if s.phase == SHOWDOWN:
             return _("Hand %(hand)d is settled.") % {"hand": s.hand_no}
         return _("Hand %(hand)d: %(name)s to play.") % {"hand": s.hand_no,
-                                                        "name": s.names[s.turn]}
+                                                        "name": self.names[s.turn]}
 
 
 def published_brag_commitments(actions) -> dict[str, str]:
@@ -139,8 +141,9 @@ def check_brag_shuffle(record: dict, published: dict[str, str]) -> BragShuffleCh
 def brag_replay(game, players, actions, step: int) -> BragReplay:
     """The Brag game at ``step``; ``actions`` are the log's rows, seq 0 first."""
     rules = BRAG.rules_from(game.rules)
-    names = [p.name for p in players]
+    names = [p.name for p in players]  # as the game recorded them: the engine's
     state, _events = new_game(rules, names, bytes.fromhex(game.seed))
+    shown = shown_names(names, players)
     moves = [a for a in actions if a.seq >= 1]
     last_step = len(moves)
     step = max(0, min(step, last_step))
@@ -155,7 +158,7 @@ def brag_replay(game, players, actions, step: int) -> BragReplay:
     published = published_brag_commitments(actions)
     shuffles = [check_brag_shuffle(r, published) for r in fairness_reveals(state)]
     seats = [BragSeatAtStep(
-        seat=p.seat, name=p.name, username=p.user.username if p.user_id else None,
+        seat=p.seat, name=shown[p.seat], username=p.user.username if p.user_id else None,
         chips=at.chips[p.seat], part=at.status[p.seat],
         blind=at.status[p.seat] not in (FOLDED, "out") and not at.seen[p.seat],
         cards=[CODES[c] for c in at.hands[p.seat]] if at.status[p.seat] != "out" else [],
@@ -164,9 +167,10 @@ def brag_replay(game, players, actions, step: int) -> BragReplay:
         for p in players]
     return BragReplay(step=step, last_step=last_step, state=at,
                       by=at_row.by if at_row is not None else "table",
-                      events=[brag_event_text(e, names) for e in at_row.events]
+                      events=[brag_event_text(e, shown, stored_names=names)
+                              for e in at_row.events]
                       if at_row else [],
-                      seats=seats, hand_starts=hand_starts, shuffles=shuffles)
+                      seats=seats, hand_starts=hand_starts, shuffles=shuffles, names=shown)
 
 
 __all__ = ["BragReplay", "brag_replay", "check_brag_shuffle",

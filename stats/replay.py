@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from games.bot_names import shown_names
 from games.engine import Action as EngineAction
 from games.engine import GameState, HouseRules, apply, fairness_reveals, new_game, verify_deck
 from games.engine.cards import CODES
@@ -93,6 +94,8 @@ class Replay:
     shuffles: list[ShuffleCheck]
     widow: list[str] = field(default_factory=list)
     discard_top: str | None = None
+    # the seats' names as the reader reads them (a bot's in their language), by seat
+    names: list[str] = field(default_factory=list)
     discard_count: int = 0
     stock_count: int = 0
 
@@ -118,12 +121,12 @@ class Replay:
     def phase_text(self) -> str:
         s = self.state
         if s.phase == OVER:
-            return _("Game over: %(name)s wins.") % {"name": s.names[s.winner]}
+            return _("Game over: %(name)s wins.") % {"name": self.names[s.winner]}
         if s.phase == SHOWDOWN:
             return _("Showdown of hand %(hand)d.") % {"hand": s.hand_no}
         if s.turn is not None:
             return _("Hand %(hand)d: %(name)s to play.") % {"hand": s.hand_no,
-                                                            "name": s.names[s.turn]}
+                                                            "name": self.names[s.turn]}
         return _("Hand %(hand)d.") % {"hand": s.hand_no}
 
 
@@ -192,8 +195,9 @@ def event_texts(events: list[dict], names=None, ranking: str = "brag") -> list[s
 def replay(game, players, actions, step: int) -> Replay:
     """The game at ``step``. ``actions``: the log's rows in order, seq 0 (the start) first."""
     rules = HouseRules.from_dict(game.rules)
-    names = [p.name for p in players]
+    names = [p.name for p in players]  # as the game recorded them: the engine's
     state, _ = new_game(rules, names, bytes.fromhex(game.seed))
+    shown = shown_names(names, players)
     moves = [a for a in actions if a.seq >= 1]
     last_step = len(moves)
     step = max(0, min(step, last_step))
@@ -215,7 +219,7 @@ def replay(game, players, actions, step: int) -> Replay:
         i = p.seat
         key = str(i)
         seat = SeatAtStep(
-            seat=i, name=p.name, username=p.user.username if p.user_id else None,
+            seat=i, name=shown[i], username=p.user.username if p.user_id else None,
             bot_level=p.bot_level, cards=[CODES[c] for c in at.hands[i]],
             lives=at.lives[i], points=at.points[i], chips=at.chips[i], out=at.out[i],
             floating=at.floating(i), to_play=at.turn == i and at.phase not in (SHOWDOWN, OVER),
@@ -234,9 +238,9 @@ def replay(game, players, actions, step: int) -> Replay:
     return Replay(
         rules=rules, step=step, last_step=last_step, state=at,
         by=at_row.by if at_row is not None else "table",
-        events=(event_texts(at_row.events, names, rules.ranking) if at_row is not None
+        events=(event_texts(at_row.events, shown, rules.ranking) if at_row is not None
                 else []),
         seats=seats, hand_starts=hand_starts, shuffles=shuffles,
         widow=[CODES[c] for c in at.widow],
         discard_top=CODES[at.discard[-1]] if at.discard else None,
-        discard_count=len(at.discard), stock_count=len(at.stock))
+        discard_count=len(at.discard), stock_count=len(at.stock), names=shown)

@@ -8,6 +8,8 @@ last :data:`CHART_GAMES` rated games; lists are paginated.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -20,6 +22,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_safe
 
 from games.access import may_watch
+from games.bot_names import shown_name
 from games.engine.ranking import BRAG_CATEGORIES, COMMERCE_CATEGORIES
 from games.event_text import category_label, place_label
 from games.kinds import BRAG, kind_for
@@ -72,9 +75,13 @@ def _result_rows(queryset, variants: list[Variant], limit: int | None = None) ->
         pace=F("game__table__pace"))[:limit])
     seats: dict[int, list[dict]] = {row["game_id"]: [] for row in rows}
     players = (GamePlayer.objects.filter(game_id__in=list(seats)).order_by("game_id", "seat")
-               .values_list("game_id", "name", "user__username", "place"))
-    for game_id, name, username, place in players:
-        seats[game_id].append({"name": username or name, "username": username, "place": place})
+               .values_list("game_id", "name", "user__username", "place", "user_id",
+                            "bot_level"))
+    for game_id, name, username, place, user_id, bot_level in players:
+        # a bot in the reader's language (the game recorded its name in one language)
+        shown = username or shown_name(SimpleNamespace(name=name, user_id=user_id,
+                                                       bot_level=bot_level))
+        seats[game_id].append({"name": shown, "username": username, "place": place})
     for row in rows:
         row["variant"] = names.get(row["variant_id"], "")
         row["seats"] = seats[row["game_id"]]
