@@ -293,3 +293,14 @@ def browser():
         chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory):
+    """Where a browser test saves its screenshots: $STOPBUS_SCREENSHOTS to keep them and
+    look at them, else a folder of the test run's own."""
+    from pathlib import Path
+
+    folder = Path(os.environ.get("STOPBUS_SCREENSHOTS") or tmp_path_factory.mktemp("shots"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -79,3 +80,31 @@ class Daphne:
     def __exit__(self, *exc) -> None:
         with contextlib.suppress(Exception):
             self.stop()
+
+
+def manage(env: dict, *command: str, timeout: float = 180) -> str:
+    """``manage.py COMMAND`` in ``env``; what it printed. A failure shows its own output."""
+    done = subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=timeout)
+    if done.returncode:
+        raise RuntimeError(f"manage.py {command[0]} exited with {done.returncode}:\n"
+                           f"{done.stdout[-2000:]}{done.stderr[-4000:]}")
+    return done.stdout
+
+
+@contextlib.contextmanager
+def live_site(folder: Path, *scripts: str, **settings: str) -> Iterator[Daphne]:
+    """A site of its own for a browser test: a new SQLite database in ``folder``, migrated,
+    each of ``scripts`` run by ``manage.py shell -c``, served by one daphne on the in-memory
+    channel layer with ``settings`` in its environment (the clock runs unless they say not).
+
+    The server it yields keeps ``made`` (what the scripts printed), ``folder`` and
+    ``shell_env`` (the environment to run more of ``manage.py`` against the same site)."""
+    env = {"DATABASE_URL": f"sqlite:///{folder / 'site.sqlite3'}", "REDIS_URL": "", "CI": "",
+           "STOPBUS_CLOCK_AUTOSTART": "true", **settings}
+    shell_env = {**os.environ, **env}
+    manage(shell_env, "migrate", "-v0")
+    made = "".join(manage(shell_env, "shell", "-c", script) for script in scripts)
+    with Daphne(env=env, log=folder / "daphne.log") as server:
+        server.made, server.folder, server.shell_env = made, folder, shell_env
+        yield server

@@ -7,15 +7,12 @@ list of tables, and a waiting table's seats), and the check is shown able to fai
 putting the issue's old colour back.
 """
 
-import os
 import re
-import subprocess
-import sys
 
 import pytest
 
 from games.templatetags.cards import AVATAR_COLOURS, avatar_colour
-from tests.servers import ROOT, Daphne
+from tests.servers import live_site
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -53,13 +50,8 @@ for start in range(0, len(users), {PER_TABLE}):
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("colours")
-    env = {"DATABASE_URL": f"sqlite:///{folder / 'site.sqlite3'}", "REDIS_URL": "",
-           "STOPBUS_CLOCK_AUTOSTART": "false", "CI": ""}
-    for command in (["migrate", "-v0"], ["shell", "-c", SETUP]):
-        subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT,
-                       env={**os.environ, **env}, check=True, timeout=120)
-    with Daphne(env=env, log=folder / "daphne.log") as server:
+    with live_site(tmp_path_factory.mktemp("colours"), SETUP,
+                   STOPBUS_CLOCK_AUTOSTART="false") as server:
         yield server
 
 

@@ -7,16 +7,12 @@ tests/test_brag_script.py): Ann never looks and bets blind; Bob looks on his tur
 first hand Bob folds once the bot has looked and stays in, so that two are left and Ann,
 blind, sees; from then on nobody sees until a person has covered: Bob bets the most,
 and in the second hand Bob or Ann cannot pay the stake and covers the pot. Screenshots
-(1280×800 and a 390×844 phone) go to STOPBUS_SCREENSHOTS (default /tmp/shots), named
-brag-*.png.
+(1280×800 and a 390×844 phone) go to STOPBUS_SCREENSHOTS (default: the test's
+temporary directory), named brag-*.png.
 """
 
-import os
 import re
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
@@ -30,7 +26,7 @@ from tests.brag_script import (
     SEE,
     scripted_move,
 )
-from tests.servers import ROOT, Daphne
+from tests.servers import live_site
 from tests.test_browser import sign_up  # with the confirmation mail
 from tests.test_room_browser import (
     DESKTOP,
@@ -56,23 +52,9 @@ BOT_SEEN_BETTING = "#opponents .seat:has(.badge--bot) .badge--seen"
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("brag")
-    env = {"DATABASE_URL": f"sqlite:///{folder / 'site.sqlite3'}", "REDIS_URL": "",
-           "STOPBUS_BOT_DELAY": "0.2", "STOPBUS_SHOWDOWN_PAUSE": "30",
-           "STOPBUS_CLOCK_AUTOSTART": "true", "CI": ""}
-    for command in (["migrate", "-v0"], ["shell", "-c", QUICK_BRAG]):
-        subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT,
-                       env={**os.environ, **env}, check=True, timeout=120)
-    with Daphne(env=env, log=folder / "daphne.log") as server:
+    with live_site(tmp_path_factory.mktemp("brag"), QUICK_BRAG, STOPBUS_BOT_DELAY="0.2",
+                   STOPBUS_SHOWDOWN_PAUSE="30") as server:
         yield server
-
-
-@pytest.fixture(scope="module")
-def shots():
-    folder = Path(os.environ.get("STOPBUS_SCREENSHOTS") or "/tmp/shots")  # noqa: S108
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
 
 
 def new_page(browser, size, problems, **options):

@@ -6,18 +6,14 @@ test's temporary directory) so people can look at them.
 """
 
 import contextlib
-import os
 import re
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS
-from tests.servers import ROOT, Daphne
+from tests.servers import live_site
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -27,20 +23,8 @@ PASSWORD = "a-long-secret-88"
 
 @pytest.fixture
 def site(tmp_path):
-    env = {"DATABASE_URL": f"sqlite:///{tmp_path / 'site.sqlite3'}", "REDIS_URL": "",
-           "STOPBUS_BOT_DELAY": "0.3", "STOPBUS_SHOWDOWN_PAUSE": "3",
-           "STOPBUS_CLOCK_AUTOSTART": "true", "CI": ""}
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT,
-                   env={**os.environ, **env}, check=True, timeout=120)
-    with Daphne(env=env, log=tmp_path / "daphne.log") as server:
+    with live_site(tmp_path, STOPBUS_BOT_DELAY="0.3", STOPBUS_SHOWDOWN_PAUSE="3") as server:
         yield server
-
-
-@pytest.fixture
-def shots(tmp_path):
-    folder = Path(os.environ.get("STOPBUS_SCREENSHOTS") or tmp_path / "shots")
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 CONTRACT = """() => {

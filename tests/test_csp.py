@@ -22,7 +22,7 @@ from django.urls import reverse
 from games import actions
 from tests.conftest import CHROMIUM
 from tests.factories import UserFactory, finished_game, preset_variant
-from tests.servers import Daphne
+from tests.servers import live_site
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -160,11 +160,7 @@ def test_the_parser_catches_what_the_policy_blocks():
 @pytest.fixture
 def browser_site(tmp_path):
     """One daphne process on its own SQLite file, as tests/test_browser.py runs it."""
-    env = {"DATABASE_URL": f"sqlite:///{tmp_path / 'site.sqlite3'}", "REDIS_URL": "",
-           "STOPBUS_CLOCK_AUTOSTART": "true", "CI": ""}
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT,
-                   env={**os.environ, **env}, check=True, timeout=120)
-    with Daphne(env=env, log=tmp_path / "daphne.log") as server:
+    with live_site(tmp_path) as server:
         yield server
 
 

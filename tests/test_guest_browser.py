@@ -8,16 +8,12 @@ and a practice table at 1280×800 and 390×844 go to STOPBUS_SCREENSHOTS (defaul
 test's temporary directory).
 """
 
-import os
 import re
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
-from tests.servers import ROOT, Daphne
+from tests.servers import live_site
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(500)]
 
@@ -36,24 +32,9 @@ Variant.objects.filter(slug="three-card-brag").update(max_hands=1)
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("guests")
-    env = {"DATABASE_URL": f"sqlite:///{folder / 'site.sqlite3'}", "REDIS_URL": "",
-           "STOPBUS_BOT_DELAY": "0.05", "STOPBUS_SHOWDOWN_PAUSE": "1",
-           "STOPBUS_CLOCK_AUTOSTART": "true", "CI": ""}
-    run_env = {**os.environ, **env}
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=run_env,
-                   check=True, timeout=120)
-    subprocess.run([sys.executable, "manage.py", "shell", "-c", SHORT_GAMES], cwd=ROOT,
-                   env=run_env, check=True, timeout=120)
-    with Daphne(env=env, log=folder / "daphne.log") as server:
+    with live_site(tmp_path_factory.mktemp("guests"), SHORT_GAMES, STOPBUS_BOT_DELAY="0.05",
+                   STOPBUS_SHOWDOWN_PAUSE="1") as server:
         yield server
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory):
-    folder = Path(os.environ.get("STOPBUS_SCREENSHOTS") or tmp_path_factory.mktemp("shots"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def new_page(browser, size, problems, **options):

@@ -6,14 +6,10 @@ words off.
 Screenshots go to STOPBUS_SCREENSHOTS (default: the test's temporary directory).
 """
 
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-from tests.servers import ROOT, Daphne
+from tests.servers import live_site
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -45,23 +41,9 @@ CUT_OFF = """() => [...document.querySelectorAll(
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("i18n-site")
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{folder / 'site.sqlite3'}", "REDIS_URL": "",
-           "STOPBUS_CLOCK_AUTOSTART": "false", "CI": ""}
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env,
-                   check=True, timeout=120)
-    subprocess.run([sys.executable, "manage.py", "shell", "-c", SETUP], cwd=ROOT, env=env,
-                   check=True, timeout=120)
-    with Daphne(env=env, log=folder / "daphne.log") as server:
+    with live_site(tmp_path_factory.mktemp("i18n-site"), SETUP,
+                   STOPBUS_CLOCK_AUTOSTART="false") as server:
         yield server
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory):
-    folder = Path(os.environ.get("STOPBUS_SCREENSHOTS") or tmp_path_factory.mktemp("shots"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
 
 
 def japanese_phone(browser):

@@ -3,19 +3,15 @@ phone: a whole Stop the Bus game and a whole Brag game against bots. The Japanes
 fit their buttons, badges and panels, nothing overflows, the page never scrolls
 sideways, and the tab's title says the turn in Japanese.
 
-Screenshots go to STOPBUS_SCREENSHOTS (default: /tmp/ja-shots).
+Screenshots go to STOPBUS_SCREENSHOTS (default: the test's temporary directory).
 """
 
-import os
 import re
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
-from tests.servers import ROOT, Daphne
+from tests.servers import live_site
 from tests.test_i18n_events import english_left
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
@@ -46,27 +42,10 @@ print("BRAG", table.pk)
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("ja-room")
-    env = {"DATABASE_URL": f"sqlite:///{folder / 'site.sqlite3'}", "REDIS_URL": "",
-           "STOPBUS_BOT_DELAY": "0.1", "STOPBUS_SHOWDOWN_PAUSE": "3",
-           "STOPBUS_CLOCK_AUTOSTART": "true", "CI": ""}
-    run_env = {**os.environ, **env}
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=run_env,
-                   check=True, timeout=120)
-    made = subprocess.run([sys.executable, "manage.py", "shell", "-c", SETUP], cwd=ROOT,
-                          env=run_env, check=True, timeout=120, capture_output=True, text=True)
-    brag_table = int(re.search(r"BRAG (\d+)", made.stdout).group(1))
-    with Daphne(env=env, log=folder / "daphne.log") as server:
-        server.brag_table = brag_table
+    with live_site(tmp_path_factory.mktemp("ja-room"), SETUP, STOPBUS_BOT_DELAY="0.1",
+                   STOPBUS_SHOWDOWN_PAUSE="3") as server:
+        server.brag_table = int(re.search(r"BRAG (\d+)", server.made).group(1))
         yield server
-
-
-@pytest.fixture(scope="module")
-def shots():
-    folder = Path(os.environ.get("STOPBUS_SCREENSHOTS") or "/tmp/ja-shots")  # noqa: S108
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
 
 
 def phone_page(browser, problems):

@@ -11,14 +11,10 @@ Screenshots go to STOPBUS_SCREENSHOTS (default: the test's temporary directory),
 seats-*.png.
 """
 
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-from tests.servers import ROOT, Daphne
+from tests.servers import live_site
 from tests.test_ux_table_browser import DESKTOP, PHONE, my_turn, new_page, open_table, sign_up
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
@@ -41,24 +37,10 @@ TABLES = [("Big bus", 7), ("Big bus", 8), ("Big bus", 9), ("Big commerce", 9),
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("seats")
-    env = {"DATABASE_URL": f"sqlite:///{folder / 'site.sqlite3'}", "REDIS_URL": "",
-           "STOPBUS_BOT_DELAY": "0.1", "STOPBUS_SHOWDOWN_PAUSE": "30",
-           "STOPBUS_CLOCK_AUTOSTART": "true", "CI": "",
-           # fourteen players sign up here from one address: more than a visitor may
-           "STOPBUS_MAIL_REQUESTS_FROM_AN_IP": "100"}
-    for command in (["migrate", "-v0"], ["shell", "-c", VARIANTS]):
-        subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT,
-                       env={**os.environ, **env}, check=True, timeout=120)
-    with Daphne(env=env, log=folder / "daphne.log") as server:
+    # fourteen players sign up here from one address: more than a visitor may
+    with live_site(tmp_path_factory.mktemp("seats"), VARIANTS, STOPBUS_BOT_DELAY="0.1",
+                   STOPBUS_SHOWDOWN_PAUSE="30", STOPBUS_MAIL_REQUESTS_FROM_AN_IP="100") as server:
         yield server
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory):
-    folder = Path(os.environ.get("STOPBUS_SCREENSHOTS") or tmp_path_factory.mktemp("shots"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 # what the others' seats must keep clear of, each by a name for the message

@@ -9,16 +9,13 @@ reads what the service worker showed with ``registration.getNotifications()`` an
 clicks by dispatching a ``notificationclick`` event in the worker (see the test)."""
 
 import json
-import os
-import subprocess
-import sys
 import textwrap
 
 import pytest
 
 from notify.keys import new_vapid_pair
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS
-from tests.servers import ROOT, Daphne
+from tests.servers import live_site
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 PASSWORD = "a-long-secret-88"
@@ -27,22 +24,16 @@ PASSWORD = "a-long-secret-88"
 @pytest.fixture
 def site(tmp_path):
     private, public = new_vapid_pair()
-    env = {"DATABASE_URL": f"sqlite:///{tmp_path / 'site.sqlite3'}", "REDIS_URL": "",
-           "STOPBUS_CLOCK_AUTOSTART": "true", "CI": "", "VAPID_PRIVATE_KEY": private,
-           "VAPID_PUBLIC_KEY": public}
-    full_env = {**os.environ, **env}
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=full_env,
-                   check=True, timeout=120)
-    made = subprocess.run([sys.executable, "manage.py", "shell", "-c", textwrap.dedent(f"""
+    made = textwrap.dedent(f"""
         from accounts.models import User
         from games.models import Table, Variant
         user = User.objects.create_user("pia", "pia@example.org", "{PASSWORD}")
         table = Table.objects.create(name="Juniper", host=user, seats=4,
                                      variant=Variant.objects.order_by("pk").first())
         print(table.pk)
-    """)], cwd=ROOT, env=full_env, check=True, timeout=120, capture_output=True, text=True)
-    with Daphne(env=env, log=tmp_path / "daphne.log") as server:
-        server.table_id = int(made.stdout.strip().splitlines()[-1])
+    """)
+    with live_site(tmp_path, made, VAPID_PRIVATE_KEY=private, VAPID_PUBLIC_KEY=public) as server:
+        server.table_id = int(server.made.strip().splitlines()[-1])
         yield server
 
 

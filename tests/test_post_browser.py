@@ -33,8 +33,7 @@ from tests.test_room_browser import (
     still,
     swap_once,
 )
-from tests.test_room_browser import shots as shots  # noqa: PLC0414 -- fixtures, used by name
-from tests.test_room_browser import site as site  # noqa: PLC0414
+from tests.test_room_browser import site as site  # noqa: PLC0414 -- a fixture, used by name
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(500)]
 

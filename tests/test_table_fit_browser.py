@@ -16,15 +16,13 @@ showdown, end; 1280×800 and 390×844, English and Japanese) go to STOPBUS_SCREE
 import contextlib
 import os
 import re
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import TimeoutError as NotYet
 
-from tests.servers import ROOT, Daphne
+from tests.servers import live_site
 from tests.test_browser import sign_up
 from tests.test_room_browser import new_page as plain_page
 from tests.test_room_browser import scroll_width, serious, still
@@ -57,22 +55,9 @@ MOVES = ("#me .controls button, #me .controls input:not([type=hidden]), "
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("fit")
-    env = {"DATABASE_URL": f"sqlite:///{folder / 'site.sqlite3'}", "REDIS_URL": "",
-           "STOPBUS_BOT_DELAY": "0.15", "STOPBUS_SHOWDOWN_PAUSE": "30",
-           "STOPBUS_CLOCK_AUTOSTART": "true", "CI": ""}
-    for command in (["migrate", "-v0"], ["shell", "-c", VARIANTS]):
-        subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT,
-                       env={**os.environ, **env}, check=True, timeout=120)
-    with Daphne(env=env, log=folder / "daphne.log") as server:
+    with live_site(tmp_path_factory.mktemp("fit"), VARIANTS, STOPBUS_BOT_DELAY="0.15",
+                   STOPBUS_SHOWDOWN_PAUSE="30") as server:
         yield server
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory):
-    folder = Path(os.environ.get("STOPBUS_SCREENSHOTS") or tmp_path_factory.mktemp("shots"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def new_page(browser, size, problems, **options):

@@ -8,18 +8,14 @@ Screenshots of a post table at 390×844 and 1280×800 go to STOPBUS_SCREENSHOTS 
 the test's temporary directory), named time-left-*.png.
 """
 
-import os
 import re
-import subprocess
-import sys
 from datetime import datetime, timedelta
-from pathlib import Path
 
 import pytest
 from django.utils import translation
 
 from games.pace import time_left_words
-from tests.servers import ROOT, Daphne
+from tests.servers import live_site
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -83,27 +79,12 @@ my_turn(sakura, stb, "ja", timedelta(seconds={JA_LEFT.total_seconds()}))
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("time-left")
     # no clock: nothing moves at the tables while the pages are looked at
-    env = {"DATABASE_URL": f"sqlite:///{folder / 'site.sqlite3'}", "REDIS_URL": "",
-           "STOPBUS_CLOCK_AUTOSTART": "false", "CI": ""}
-    run_env = {**os.environ, **env}
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=run_env,
-                   check=True, timeout=180)
-    made = subprocess.run([sys.executable, "manage.py", "shell", "-c", SETUP], cwd=ROOT,
-                          env=run_env, check=True, timeout=180, capture_output=True, text=True)
-    with Daphne(env=env, log=folder / "daphne.log") as server:
+    with live_site(tmp_path_factory.mktemp("time-left"), SETUP,
+                   STOPBUS_CLOCK_AUTOSTART="false") as server:
         server.tables = {name: (int(pk), datetime.fromisoformat(deadline)) for name, pk, deadline
-                         in re.findall(r"TABLE (\S+) (\d+) (\S+)", made.stdout)}
-        server.folder = folder
+                         in re.findall(r"TABLE (\S+) (\d+) (\S+)", server.made)}
         yield server
-
-
-@pytest.fixture
-def shots(site):
-    folder = Path(os.environ.get("STOPBUS_SCREENSHOTS") or site.folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def words(language: str, left: timedelta) -> str:

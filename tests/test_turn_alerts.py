@@ -2,17 +2,14 @@
 the table's bell and the profile, apart from the browser's permission; the bell says what a
 click will do. The last test plays it in Debian's chromium."""
 
-import os
 import re
-import subprocess
-import sys
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
 from tests.factories import UserFactory, start_table_game
-from tests.servers import ROOT, Daphne
+from tests.servers import live_site
 
 ON = "Turn alerts: on — click to turn off"
 OFF = "Turn alerts: off — click to turn on"
@@ -83,13 +80,8 @@ def test_the_bell_says_what_a_click_will_do():
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("alerts")
-    env = {"DATABASE_URL": f"sqlite:///{folder / 'site.sqlite3'}", "REDIS_URL": "",
-           "STOPBUS_BOT_DELAY": "0.2", "STOPBUS_SHOWDOWN_PAUSE": "4",
-           "STOPBUS_CLOCK_AUTOSTART": "true", "CI": ""}
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT,
-                   env={**os.environ, **env}, check=True, timeout=120)
-    with Daphne(env=env, log=folder / "daphne.log") as server:
+    with live_site(tmp_path_factory.mktemp("alerts"), STOPBUS_BOT_DELAY="0.2",
+                   STOPBUS_SHOWDOWN_PAUSE="4") as server:
         yield server
 
 

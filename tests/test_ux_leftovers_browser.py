@@ -12,15 +12,13 @@ Screenshots go to STOPBUS_SCREENSHOTS (default: the test's temporary directory),
 ux-*.png.
 """
 
-import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-from tests.servers import ROOT, Daphne
+from tests.servers import ROOT, live_site
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
@@ -56,23 +54,9 @@ print(f"/accounts/reset/{urlsafe_base64_encode(force_bytes(user.pk))}/"
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("ux")
-    env = {"DATABASE_URL": f"sqlite:///{folder / 'site.sqlite3'}", "REDIS_URL": "", "CI": "",
-           "STOPBUS_MAIL_REQUESTS_FROM_AN_IP": str(RESETS_FROM_AN_IP)}
-    for command in (["migrate", "-v0"], ["shell", "-c", SEED]):
-        subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT,
-                       env={**os.environ, **env}, check=True, timeout=180,
-                       capture_output=True)
-    with Daphne(env=env, log=folder / "daphne.log") as server:
-        server.shell_env = {**os.environ, **env}
+    with live_site(tmp_path_factory.mktemp("ux"), SEED,
+                   STOPBUS_MAIL_REQUESTS_FROM_AN_IP=str(RESETS_FROM_AN_IP)) as server:
         yield server
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory):
-    folder = Path(os.environ.get("STOPBUS_SCREENSHOTS") or tmp_path_factory.mktemp("shots"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def reset_link(site):

@@ -16,16 +16,12 @@ Screenshots go to STOPBUS_SCREENSHOTS (default: the test's temporary directory),
 ux-*.png.
 """
 
-import os
 import re
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
-from tests.servers import ROOT, Daphne
+from tests.servers import live_site
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
@@ -38,21 +34,9 @@ BUS = {"en": "Stop the Bus (classic)", "ja": "ストップ・ザ・バス（ク�
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("ux")
-    env = {"DATABASE_URL": f"sqlite:///{folder / 'site.sqlite3'}", "REDIS_URL": "",
-           "STOPBUS_BOT_DELAY": "0.2", "STOPBUS_SHOWDOWN_PAUSE": "4",
-           "STOPBUS_CLOCK_AUTOSTART": "true", "CI": ""}
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT,
-                   env={**os.environ, **env}, check=True, timeout=120)
-    with Daphne(env=env, log=folder / "daphne.log") as server:
+    with live_site(tmp_path_factory.mktemp("ux"), STOPBUS_BOT_DELAY="0.2",
+                   STOPBUS_SHOWDOWN_PAUSE="4") as server:
         yield server
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory):
-    folder = Path(os.environ.get("STOPBUS_SCREENSHOTS") or tmp_path_factory.mktemp("shots"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def new_page(browser, size, language, problems, css=None):
