@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import get_language, gettext, gettext_noop
 
 from .engine.bots import BOT_LEVELS
 
@@ -87,3 +88,37 @@ def shown_names(names: Sequence[str] | Mapping[int, str], players) -> list[str] 
     if isinstance(names, Mapping):
         return {seat: shown_name(record(int(seat)), name) for seat, name in names.items()}
     return [shown_name(record(seat), name) for seat, name in enumerate(names)]
+
+
+@lru_cache(maxsize=8)
+def _shown_patterns(language: str | None) -> tuple:
+    """How a bot's name reads in ``language`` (the active one): (pattern, what the game
+    would have stored) for each level's bots and for a player's stand-in."""
+    def pattern(template: str, field: str, group: str) -> re.Pattern:
+        before, _, after = template.partition(field)
+        return re.compile(re.escape(before) + group + re.escape(after) + r"\Z")
+
+    found = [(pattern(gettext(name), "%(number)d", r"(\d+)"),
+              lambda n, level=level: stored_bot_name(level, int(n) - 1))
+             for level, name in BOT_NAMES.items()]
+    found.append((pattern(gettext("Bot %(number)d"), "%(number)d", r"(\d+)"),
+                  lambda n: f"Bot {n}"))
+    found.append((pattern(gettext("Bot for %(name)s"), "%(name)s", "(.+)"),
+                  lambda name: f"Bot for {name}"))
+    return tuple(found)
+
+
+@lru_cache(maxsize=1024)
+def _colour_key(language: str | None, name: str) -> str:
+    for shown, stored in _shown_patterns(language):
+        found = shown.match(name)
+        if found:
+            return stored(found.group(1))
+    return name
+
+
+def colour_key(name: str) -> str:
+    """What a seat's avatar colour is keyed by: a bot's name as English reads it, so that
+    "Casual bot 2" and "カジュアル・ボット2" wear one colour and players who read
+    different languages see the same bot in the same colour. Anyone else: their name."""
+    return _colour_key(get_language(), str(name))

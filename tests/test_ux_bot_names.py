@@ -270,3 +270,24 @@ async def test_the_frames_of_each_language_name_bots_in_it_alone():
     assert "カジュアル・ボット2" in japanese and not english_bots(japanese)
     await a.disconnect()
     await b.disconnect()
+
+
+@pytest.mark.parametrize("level", sorted(BOT_NAMES))
+def test_a_bot_wears_the_same_colour_in_every_language(level):
+    """Two players who read different languages see one bot in one colour."""
+    from games.templatetags.cards import avatar_colour
+
+    colours = {}
+    for language in ("en", "ja"):
+        with translation.override(language):
+            colours[language] = (avatar_colour(bot_name(level, 3)),
+                                 avatar_colour(stand_in_name("sakura")))
+    assert colours["en"] == colours["ja"]
+    assert colours["en"][0] == avatar_colour(stored_bot_name(level, 2))
+    # a person's colour is their name's, whatever a bot's words it contains
+    import zlib
+
+    from games.templatetags.cards import AVATAR_COLOURS
+    with translation.override("ja"):
+        for person in ("sakura", "Bot", "ボット", "の代打ちボット"):
+            assert avatar_colour(person) == zlib.crc32(person.encode()) % AVATAR_COLOURS

@@ -22,6 +22,7 @@ from django.utils import translation
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
+from games.bot_names import colour_key
 from games.engine.cards import RANK_CODES, SUIT_SYMBOLS, parse_card
 from games.event_text import card_name
 
@@ -251,8 +252,9 @@ def initials(name):
 
 @register.filter
 def avatar_colour(name):
-    """The same colour for the same name on every page and every viewer's screen."""
-    return zlib.crc32(str(name).encode()) % AVATAR_COLOURS
+    """The same colour for the same name on every page and every viewer's screen, in
+    every language (a bot's colour is its English name's: see colour_key)."""
+    return zlib.crc32(colour_key(name).encode()) % AVATAR_COLOURS
 
 
 MAX_AROUND = 9  # spots drawn in table.css: up to 9 others around the table
