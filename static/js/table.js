@@ -472,6 +472,13 @@
   var fitWatch = window.ResizeObserver ? new ResizeObserver(fitFelt) : null;
   var watched = [];
   function fitFelt() {
+    // the bus's line, one line or two: the middle sits over it (table.css, --bus-h)
+    var bus = document.getElementById("bus");
+    var busHeight = bus && !bus.classList.contains("is-hidden")
+      ? Math.ceil(bus.getBoundingClientRect().height) : 0;
+    if (busHeight && page.style.getPropertyValue("--bus-h") !== busHeight + "px") {
+      page.style.setProperty("--bus-h", busHeight + "px");
+    }
     var felt = document.getElementById("opponents");
     var me = document.getElementById("me");
     if (!felt || !me || felt.classList.contains("is-hidden")) { return; }
