@@ -103,6 +103,19 @@ def check(page, seats, label):
             problems.append(f"seat {a['name']!r} off the side of the window")
     if found["scrollWidth"] > found["width"]:
         problems.append(f"sideways scroll: {found['scrollWidth']}")
+    # the middle (its piles and the deck's seal) sits over the bus's line, one line or two
+    middle, bus = page.evaluate("""() => {
+      const box = el => { const r = el.getBoundingClientRect();
+        return {x: r.left, y: r.top, width: r.width, height: r.height,
+                what: el.className || el.tagName}; };
+      const shown = el => el.getBoundingClientRect().height > 0;
+      return [[...document.querySelectorAll('#middle > *')].filter(shown).map(box),
+              [...document.querySelectorAll('#bus:not(.is-hidden) p')].filter(shown).map(box)];
+    }""")
+    for part in middle:
+        for line in bus:
+            if overlap(part, line):
+                problems.append(f"the bus's line over the middle's {part['what']!r}")
     return [f"{label}: {problem}" for problem in problems]
 
 
