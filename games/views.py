@@ -108,7 +108,11 @@ def next_table(request):
     """After a move at a post table: on to the next table where it is the player's turn
     (never the table the player is leaving, ``?from=``)."""
     leaving = request.GET.get("from", "")
-    table = turns.next_table(request.user, int(leaving) if leaving.isdigit() else None)
+    # ASCII digits only, and no more than a table's id can have: "²" is a digit to
+    # isdigit() but not to int(), and int() refuses 4,300 digits and more (both were 500s)
+    readable = leaving.isascii() and leaving.isdigit() and len(leaving) < 19
+    from_id = int(leaving) if readable else None
+    table = turns.next_table(request.user, from_id)
     if table is None:
         messages.info(request, _("No other table is waiting for your move."))
         return redirect("games:turns")

@@ -86,7 +86,10 @@ def allowed(endpoint) -> bool:
 def plain_https(endpoint: str) -> bool:
     """Is ``endpoint`` at least an https address without a user or password (the first
     thing a subscription is told when it is not)?"""
-    parts = urlsplit(endpoint)
+    try:
+        parts = urlsplit(endpoint)
+    except ValueError:  # "https://[x": a bracket that opens no IPv6 address (was a 500)
+        return False
     plain_ok = parts.scheme == "http" and parts.hostname in _plain_hosts()
     return ((parts.scheme == "https" or plain_ok) and bool(parts.hostname)
             and not parts.username and _printable(endpoint))
