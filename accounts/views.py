@@ -383,6 +383,9 @@ def take_holiday(request):
             holiday = do_take_holiday(request.user, form.cleaned_data["start"],
                                       form.cleaned_data["days"])
         except Refused as exc:
+            if exc.code == "holiday_guest":  # a guest's profile has no holidays to show it
+                messages.error(request, exc.message)
+                return redirect("accounts:profile")
             form.add_error(None, exc.message)
         else:
             messages.success(request, _("Enjoy your holiday: from %(start)s to %(end)s a bot "

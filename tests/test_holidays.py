@@ -181,3 +181,19 @@ def test_the_last_call_still_reminds_before_the_holiday_begins(user):
     result = actions.do_run_job(pending(game, Job.Kind.LAST_CALL).get())
     assert result == "last call sent"
     assert Notification.objects.filter(user=user, event="last_call").exists()
+
+
+def test_a_guest_takes_no_holiday(client):
+    """A guest plays no post table: the profile offers no holiday, and one asked for
+    anyway is refused in words and saves nothing."""
+    guest = UserFactory(username="guest-4821", is_guest=True)
+    client.force_login(guest)
+    assert 'id="holidays"' not in client.get("/accounts/profile/").content.decode()
+    response = client.post("/accounts/holiday/", {"start": today().isoformat(), "days": 5},
+                           follow=True)
+    assert response.redirect_chain == [("/accounts/profile/", 302)]
+    assert "Post tables are for registered players" in response.content.decode()
+    assert not Holiday.objects.exists()
+    with pytest.raises(actions.Refused):
+        actions.do_take_holiday(guest, today(), 3)
+    assert not Holiday.objects.exists()

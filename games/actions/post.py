@@ -281,6 +281,9 @@ def bot_name(name: str) -> str:
 
 def do_take_holiday(user, start, days: int) -> Holiday:
     """Pause every post table of ``user`` for ``days`` days from ``start``."""
+    if getattr(user, "is_guest", False):  # a guest plays no post table: nothing to pause
+        raise Refused("holiday_guest", _("Post tables are for registered players: sign up to "
+                                         "play at your own pace."))
     if not isinstance(days, int) or not 1 <= days <= HOLIDAY_DAYS_A_YEAR:
         raise Refused("holiday_days", _("A holiday is 1 to %(most)d days long.") % {
             "most": HOLIDAY_DAYS_A_YEAR})
