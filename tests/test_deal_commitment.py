@@ -170,4 +170,12 @@ def test_the_readers_browser_recomputes_the_hash_on_the_replay(browser_site):  #
         assert computed == hashlib.sha256(
             check.get_attribute("data-verify-text").encode()).hexdigest()
         assert page.locator(".browser-check--bad").count() == 0
+        assert "equals the commitment published at the deal" in check.inner_text()
+        # and in the reader's language: the browser's verdict is the page's words, not English
+        japanese = browser.new_page(extra_http_headers={"Accept-Language": "ja"})
+        japanese.goto(f"{browser_site.url}/games/{game_id}/replay/?step=1")
+        japanese.wait_for_selector(".browser-check--ok", timeout=10000)
+        verdict = japanese.locator(".browser-check__result").first.inner_text()
+        assert "配りのときに公開されたコミットメントと一致します" in verdict
+        assert "equals" not in verdict
         browser.close()

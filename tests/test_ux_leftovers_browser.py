@@ -5,7 +5,8 @@
   help line or an error, and a reset refused past the network's limit is said in the
   form (role="alert").
 - In Japanese on a phone, headings, buttons, labels and captions break between words
-  (Intl.Segmenter's), never inside one, and no page is wider than the screen.
+  (Intl.Segmenter's), never inside one, no page is wider than the screen, and the
+  selects and buttons are at least 40 pixels tall.
 - A stats chart's labels are drawn whole, left of their bars, in both languages.
 
 Screenshots go to STOPBUS_SCREENSHOTS (default: the test's temporary directory), named
@@ -216,16 +217,28 @@ JAPANESE_PAGES = [("lobby", "/", False), ("login", "/accounts/login/", False),
                   ("lobby-member", "/", True), ("profile", "/accounts/profile/", True),
                   ("password-change", "/accounts/password_change/", True),
                   ("stats", "/u/alice/", True), ("history", "/u/alice/games/", True),
-                  ("leaderboard", "/leaderboard/", True)]
+                  ("leaderboard", "/leaderboard/", True),
+                  # its grid's channels (ブラウザー通知) once made the page wider than a phone
+                  ("notifications", "/notifications/preferences/", True)]
+
+
+# a finger's target: the page's selects and buttons at least 40 pixels tall on a phone
+SHORT_CONTROLS = """() => [...document.querySelectorAll('main select, main button, main .btn')]
+  .filter(el => el.getClientRects().length && el.getBoundingClientRect().height < 40)
+  .map(el => [el.id || el.name || el.textContent.trim().slice(0, 20),
+              Math.round(el.getBoundingClientRect().height)])"""
 
 
 def test_japanese_words_stay_whole_and_nothing_overflows_on_a_phone(browser, site, shots):
     page = new_page(browser, PHONE, "ja")
-    split, wide = {}, {}
+    split, wide, short = {}, {}, {}
+    logged_in = False
     for label, path, member in JAPANESE_PAGES:
-        if member and not page.context.cookies():
+        if member and not logged_in:  # (the anonymous pages leave a csrftoken cookie)
             log_in(page, site)
+            logged_in = True
         page.goto(site.url + path)
+        assert page.url == site.url + path, f"{label}: sent on to {page.url}"
         assert page.evaluate("document.documentElement.lang") == "ja"
         page.screenshot(path=str(shots / f"ux-ja-{label}-phone.png"), full_page=True)
         if found := page.evaluate(SPLITS, "h1, h2, h3, button, .btn, label, figcaption, th"):
@@ -234,9 +247,12 @@ def test_japanese_words_stay_whole_and_nothing_overflows_on_a_phone(browser, sit
                               "document.documentElement.clientWidth]")
         if width[0] > width[1]:
             wide[label] = width
+        if found := page.evaluate(SHORT_CONTROLS):
+            short[label] = found
     page.context.close()
     assert split == {}
     assert wide == {}
+    assert short == {}
 
 
 CHART_LABELS = """() => [...document.querySelectorAll('svg.chart')].flatMap(svg => {

@@ -20,8 +20,10 @@
     window.crypto.subtle.digest("SHA-256", text).then(function (digest) {
       var computed = hex(digest);
       var same = computed === el.dataset.verifyCommitment;
-      out.textContent = computed + (same ? " \u2713 equals the commitment published at the deal"
-                                          : " \u2717 differs from the commitment published at the deal");
+      // the words in the page's language, from the template (English if it has none)
+      out.textContent = computed + (same
+        ? " \u2713 " + (el.dataset.equals || "equals the commitment published at the deal")
+        : " \u2717 " + (el.dataset.differs || "differs from the commitment published at the deal"));
       el.classList.add(same ? "browser-check--ok" : "browser-check--bad");
       el.hidden = false;
     });
