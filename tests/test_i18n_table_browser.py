@@ -10,6 +10,7 @@ import re
 import time
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.servers import live_site
 from tests.test_i18n_events import english_left
@@ -169,11 +170,15 @@ def test_a_stop_the_bus_game_in_japanese_fits_a_phone(site, browser, shots):
         elif page.locator("#swap-form").count():
             page.locator("#me .pick").first.click()
             page.locator("#middle .pick").first.click()
-            if page.locator("#swap-form button[type=submit]:not([disabled])").count():
+            swap = "#swap-form button[type=submit]:not([disabled])"
+            if page.locator(swap).count():
                 if turns == 0:
                     shoot(page, shots, "stb-swap-picked")
                     fits(page, "swap picked")
-                page.click("#swap-form button[type=submit]")
+                try:
+                    page.click(swap, timeout=5000)
+                except PlaywrightTimeout:
+                    continue  # a frame redrew the board meanwhile, the picks with it: again
                 turns += 1
         elif page.locator("#pass-form").count():
             page.click("#pass-form button")
