@@ -54,9 +54,14 @@ PARTS = {
 }
 
 
-def layout(page):
-    """The boxes (in the page's coordinates) of every other's seat and of each part the
-    seats must keep clear of; and how wide the page is."""
+# what the middle, seal included, must keep clear of
+MIDDLE_AND_BUS = {"piles": "#middle > :not(.middle__seal)", "seal": "#middle > .middle__seal",
+                  "bus": PARTS["bus"]}
+
+
+def layout(page, parts=PARTS):
+    """The boxes (in the page's coordinates) of every other's seat and of each of ``parts``
+    (by default those the seats must keep clear of); and how wide the page is."""
     return page.evaluate("""(parts) => {
       const box = el => { const r = el.getBoundingClientRect();
         return {x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height}; };
@@ -73,7 +78,7 @@ def layout(page):
           if (shown(el)) others.push({...box(el), what});
       return {seats, others, scrollWidth: document.documentElement.scrollWidth,
               width: document.documentElement.clientWidth};
-    }""", PARTS)
+    }""", parts)
 
 
 def overlap(a, b) -> bool:
@@ -104,16 +109,9 @@ def check(page, seats, label):
     if found["scrollWidth"] > found["width"]:
         problems.append(f"sideways scroll: {found['scrollWidth']}")
     # the middle (its piles and the deck's seal) sits over the bus's line, one line or two
-    middle, bus = page.evaluate("""() => {
-      const box = el => { const r = el.getBoundingClientRect();
-        return {x: r.left, y: r.top, width: r.width, height: r.height,
-                what: el.className || el.tagName}; };
-      const shown = el => el.getBoundingClientRect().height > 0;
-      return [[...document.querySelectorAll('#middle > *')].filter(shown).map(box),
-              [...document.querySelectorAll('#bus:not(.is-hidden) p')].filter(shown).map(box)];
-    }""")
-    for part in middle:
-        for line in bus:
+    apart = layout(page, MIDDLE_AND_BUS)["others"]
+    for part in (p for p in apart if p["what"] != "bus"):
+        for line in (p for p in apart if p["what"] == "bus"):
             if overlap(part, line):
                 problems.append(f"the bus's line over the middle's {part['what']!r}")
     return [f"{label}: {problem}" for problem in problems]
