@@ -41,6 +41,15 @@ def live_tables_held(user) -> int:
     return seats_held(user).exclude(table__pace__in=POST_PACES).count()
 
 
+def lock_player(user) -> None:
+    """Hold ``user``'s row until the transaction ends, so that a player's own requests
+    sent at once (several tables opened or joined) take their turns: a limit counted
+    after it counts what the others committed. (On SQLite every writing transaction
+    already takes its turn from its start.)"""
+    if getattr(user, "pk", None) is not None:
+        get_user_model().objects.select_for_update().filter(pk=user.pk).exists()
+
+
 def check_live_table_limit(user) -> None:
     """Refuse, in words, another live table for ``user`` while they sit at
     ``STOPBUS_LIVE_TABLES`` already: each one left running is a game its bots play out."""
@@ -61,10 +70,6 @@ def do_create_table(host, *, name: str, variant: Variant, seats: int, private: b
     if pace not in PACE_SECONDS:
         raise Refused("pace", _("Choose a pace: live, or a time per move of %(choices)s.") % {
             "choices": ", ".join(pace_words(p) for p in POST_PACES)})
-    if is_post(pace):
-        check_post_table_limit(host)
-    else:
-        check_live_table_limit(host)
     if private and getattr(host, "is_guest", False):
         raise Refused("guest_private", _("Guests cannot open private tables. Sign up to "
                                          "invite friends to a table of your own."))
@@ -77,6 +82,13 @@ def do_create_table(host, *, name: str, variant: Variant, seats: int, private: b
             "variant": variant_name(variant), "fewest": rules.min_players,
             "most": rules.max_players})
     with transaction.atomic():
+        # counted and seated in one transaction, the player's row locked first: requests
+        # sent at once queue here, and each counts the tables the others made
+        lock_player(host)
+        if is_post(pace):
+            check_post_table_limit(host)
+        else:
+            check_live_table_limit(host)
         table = Table.objects.create(
             name=name.strip() or f"{host.username}'s table", variant=variant, host=host,
             seats=seats, private=private, allow_spectators=allow_spectators,
@@ -96,6 +108,7 @@ def do_join_table(table: Table, user) -> Seat:
         existing = table.seat_set.filter(user=user).first()
         if existing:
             return existing
+        lock_player(user)  # the same player joining other tables at once waits here
         if table.is_post:
             check_post_table_limit(user)
         else:
