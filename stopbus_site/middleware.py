@@ -11,7 +11,7 @@ same on every database.
 
 from __future__ import annotations
 
-from django.core.exceptions import BadRequest
+from django.core.exceptions import BadRequest, SuspiciousOperation
 from django.http import HttpResponse, HttpResponseNotAllowed
 from django.views.defaults import bad_request
 
@@ -38,15 +38,23 @@ class RefuseUnreadableRequests:
 
     def __call__(self, request):
         texts = [request.path_info]
-        for key, values in request.GET.lists():
+        try:
+            query = request.GET.lists()
+        except SuspiciousOperation:  # more fields than Django reads (TooManyFieldsSent)
+            return bad_request(request, BadRequest("A query string that cannot be read."))
+        for key, values in query:
             texts.append(key)
             texts.extend(values)
         texts.extend(request.COOKIES)
         texts.extend(request.COOKIES.values())
         if request.method == "POST":
             try:
+                # the body first, kept: a view that reads it (a JSON endpoint sent a form
+                # anyway) still can once the form is read from it below
+                request.body  # noqa: B018
                 fields = request.POST  # a form's fields (empty for a JSON body)
-            except Exception:  # a body that does not parse as the form it claims to be
+            except Exception:  # too big, or a body that does not parse as the form it
+                # claims to be
                 return bad_request(request, BadRequest("A form that cannot be read."))
             for key, values in fields.lists():
                 texts.append(key)

@@ -50,3 +50,41 @@ def test_a_malformed_push_endpoint_is_refused_not_a_500(user_client, user, endpo
     assert response.status_code == 400
     assert response.json()["error"] == "A push endpoint must be an https address."
     assert PushSubscription.objects.count() == 1  # nothing added, nothing removed
+
+
+# -- a form posted where a JSON body is read ------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", ["/notifications/push/subscribe/",
+                                  "/notifications/push/unsubscribe/"])
+@pytest.mark.parametrize("encoding", ["multipart", "urlencoded"])
+def test_a_form_posted_to_a_push_endpoint_is_refused_not_a_500(user_client, user, path,
+                                                               encoding):
+    """The middleware reads a form's fields to refuse NULs; a multipart body read that way
+    could not be read again as the view's JSON (RawPostDataException)."""
+    PushSubscription.objects.create(user=user, endpoint="https://fcm.googleapis.com/fcm/send/a",
+                                    **_keys())
+    form = {"endpoint": "https://fcm.googleapis.com/fcm/send/a"}
+    with override_settings(VAPID_PRIVATE_KEY=PRIVATE, VAPID_PUBLIC_KEY=PUBLIC):
+        if encoding == "multipart":
+            response = user_client.post(path, form)
+        else:
+            response = user_client.post(path, "endpoint=https%3A%2F%2Ffcm.googleapis.com",
+                                        content_type="application/x-www-form-urlencoded")
+    assert response.status_code == 400
+    assert response.json()["error"]
+    assert PushSubscription.objects.count() == 1
+
+
+# -- more query fields than Django reads ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("debug", [False, True])
+@pytest.mark.parametrize("path", ["/", "/rules/", "/accounts/login/"])
+def test_a_query_string_of_too_many_fields_is_a_400(client, settings, debug, path):
+    """1,200 fields (Django reads 1,000): a 400, also with DEBUG on (as ``make run`` has
+    it), where Django's error page read the query again and answered 500."""
+    settings.DEBUG = debug
+    client.raise_request_exception = False
+    response = client.get(path + "?" + "&".join(["b=1"] * 1200))
+    assert response.status_code == 400
