@@ -188,3 +188,17 @@ def test_admins_read_invitations_and_cannot_make_or_change_them(admin_client):
                                  {"post": "yes"})
     assert response.status_code == 403
     assert Invitation.objects.filter(pk=invitation.pk, user=bob).exists()
+
+
+def test_a_guest_host_is_not_offered_and_cannot_send_invitations_by_name(client):
+    """A visitor without an account would reach any member's bell, and phone, with a table
+    name of their choosing: guests send the table's link (and cannot chat either)."""
+    guest, bob = UserFactory(is_guest=True), UserFactory(username="bob")
+    table = waiting_table(guest)
+    client.force_login(guest)
+    page = client.get(table.get_absolute_url()).content.decode()
+    assert 'id="invite-name"' not in page
+    response = client.post(f"/t/{table.pk}/invite/", {"player": "bob"}, follow=True)
+    assert "Guests cannot invite players by name" in response.content.decode()
+    assert not Invitation.objects.exists()
+    assert not Notification.objects.filter(user=bob).exists()

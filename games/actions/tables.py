@@ -183,6 +183,12 @@ def do_invite(table: Table, by_user, username: str) -> Invitation:
     """The host of a waiting table invites a registered player by name: the player is told
     (the ``invited`` notification, in the bell and by push as they chose) with the table's
     link, and may open the table even when it is private."""
+    if getattr(by_user, "is_guest", False):
+        # a visitor without an account would reach any member's bell (and phone) with a
+        # table name of their own: guests send the table's link instead, as they cannot chat
+        raise Refused("invite_by_guest", _("Guests cannot invite players by name. Send "
+                                           "them this page's link, or sign up to invite "
+                                           "by name."))
     name = (username or "").strip()
     if not name:
         raise Refused("invite_name", _("Enter the username of the player to invite."))
