@@ -1,3 +1,4 @@
+import re
 import secrets
 
 from django.conf import settings
@@ -26,6 +27,7 @@ from accounts import holidays, mail_limits
 from accounts.forms import (
     EmailChangeForm,
     HolidayForm,
+    LogInForm,
     ReaderLanguagePasswordResetForm,
     SignUpForm,
     TablePreferencesForm,
@@ -396,3 +398,34 @@ def take_holiday(request):
     return render(request, "accounts/profile.html", {
         "form": EmailChangeForm(instance=account), "account": account,
         **holiday_context(request.user, form)}, status=400)
+
+
+_TABLE_PATH = re.compile(r"^/t/(\d{1,9})/$")
+
+
+class LogInView(auth_views.LoginView):
+    """Django's log-in, which says what it stands in front of when a visitor without an
+    account came for a table (a game under "Being played", an invite link): the table's
+    name and whether they would sit down or watch, so the page is not a bare wall. A
+    private table is named only to a visitor who came with its link."""
+
+    form_class = LogInForm
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["wanted_table"] = self._wanted_table()
+        return context
+
+    def _wanted_table(self):
+        from games.models import Table
+
+        match = _TABLE_PATH.match(self.get_redirect_url() or "")
+        if match is None:
+            return None
+        table = Table.objects.filter(pk=int(match.group(1))).first()
+        if table is None or table.status == Table.Status.CLOSED:
+            return None
+        named = not table.private or table.invite_code in self.request.session.get("invites", [])
+        return {"table": table if named else None,
+                "waiting": table.status == Table.Status.WAITING,
+                "watchable": table.allow_spectators}

@@ -1,11 +1,9 @@
 from django.contrib import admin
-from django.contrib.auth import views as auth_views
 from django.templatetags.static import static
 from django.urls import include, path
 from django.views.generic import RedirectView
 
 from accounts import views as accounts_views
-from accounts.forms import LogInForm
 from accounts.language import set_language
 
 
@@ -30,8 +28,9 @@ urlpatterns = [
     # reset is Django's own
     path("accounts/password_reset/", accounts_views.PasswordResetView.as_view(),
          name="password_reset"),
-    # a failed log-in puts the cursor in the password field
-    path("accounts/login/", auth_views.LoginView.as_view(form_class=LogInForm), name="login"),
+    # a failed log-in puts the cursor in the password field; a visitor who came for a
+    # table is told which
+    path("accounts/login/", accounts_views.LogInView.as_view(), name="login"),
     # logout, password_change(_done), password_reset(_done|_confirm|_complete)
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
