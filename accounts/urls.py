@@ -11,6 +11,7 @@ urlpatterns = [
     path("signup/confirm/<slug:token>/", views.SignUpConfirmView.as_view(),
          name="signup_confirm"),
     path("guest/", views.play_as_guest, name="guest"),
+    path("guest/leave/", views.guest_leave, name="guest_leave"),
     path("profile/", views.ProfileView.as_view(), name="profile"),
     path("preferences/", views.preferences, name="preferences"),
     path("holiday/", views.take_holiday, name="holiday"),

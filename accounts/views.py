@@ -20,7 +20,7 @@ from django.utils import translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views import View
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 from django.views.generic import FormView, TemplateView, UpdateView
 
 from accounts import holidays, mail_limits
@@ -302,6 +302,17 @@ def play_as_guest(request):
         messages.info(request, _("You are playing as %(name)s. Sign up any time to keep your "
                                  "games.") % {"name": user.username})
     return redirect_next(request, "games:lobby")
+
+
+@login_required
+@require_safe
+def guest_leave(request):
+    """A guest's "Log out": asked first, as a guest cannot log in again (their name, seats
+    and games are gone for them), with the way to keep them. A member has nothing to
+    confirm: they log out from the header."""
+    if not is_guest(request.user):
+        return redirect("games:lobby")
+    return render(request, "accounts/guest_leave.html")
 
 
 @login_required

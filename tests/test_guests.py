@@ -239,3 +239,27 @@ def test_the_profile_saves_the_hints_setting_with_the_others():
     assert member.hints is True and member.four_colour_deck and member.sound
     page = client.get(reverse("accounts:profile")).content.decode()
     assert '<option value="on" selected>' in page
+
+
+def test_a_guests_log_out_asks_first_and_offers_to_keep_the_games(client):
+    """A guest cannot log in again: "Log out" in their header opens a page that says so,
+    with "Sign up" to keep their games; "Log out anyway" logs them out. A member's header
+    logs out at once, and the page sends a member on."""
+    from tests.factories import UserFactory
+
+    guest = UserFactory(is_guest=True, username="Guest 4821")
+    client.force_login(guest)
+    header = client.get("/rules/").content.decode()
+    assert 'href="/accounts/guest/leave/"' in header
+    assert 'action="/accounts/logout/"' not in header
+    page = client.get("/accounts/guest/leave/").content.decode()
+    assert "<strong>Guest 4821</strong>, a guest" in page
+    assert 'href="/accounts/signup/"' in page and 'id="guest-log-out"' in page
+    client.post("/accounts/logout/")
+    assert "_auth_user_id" not in client.session
+
+    member = UserFactory()
+    client.force_login(member)
+    assert 'action="/accounts/logout/"' in client.get("/rules/").content.decode()
+    assert client.get("/accounts/guest/leave/")["Location"] == "/"
+    assert client.post("/accounts/guest/leave/").status_code == 405
