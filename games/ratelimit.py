@@ -15,9 +15,15 @@ from django.core.cache import cache
 
 
 def allow(key: str, limit: int, seconds: int) -> bool:
-    """True while ``key`` has been hit at most ``limit`` times in the current window
-    of ``seconds`` (fixed windows: a burst at a window's edge may see up to 2x)."""
-    window = int(time.time() // seconds)
+    """True while ``key`` has been hit at most ``limit`` times in the last ``seconds``.
+
+    Counted in windows of ``seconds``, the last one weighed by how much of it the last
+    ``seconds`` still cover (a sliding window's usual estimate): hits made just before a
+    window's edge still count just after it, so a burst across the edge gets ``limit``,
+    not twice as many. Refused hits count too: a client that keeps hammering stays
+    refused."""
+    now = time.time()
+    window = int(now // seconds)
     name = f"rate:{key}:{window}"
     cache.add(name, 0, timeout=seconds * 2)
     try:
@@ -25,7 +31,11 @@ def allow(key: str, limit: int, seconds: int) -> bool:
     except ValueError:  # the key expired between add and incr
         cache.set(name, 1, timeout=seconds * 2)
         hits = 1
-    return hits <= limit
+    if hits > limit:
+        return False
+    before = cache.get(f"rate:{key}:{window - 1}") or 0
+    still = 1.0 - (now / seconds - window)  # the share of the last window still covered
+    return hits + before * still <= limit
 
 
 class Bucket:
