@@ -12,9 +12,10 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.db.models.query_utils import DeferredAttribute
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext, gettext_noop, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from .bot_names import bot_name, shown_name, stored_bot_name
@@ -267,6 +268,95 @@ def new_invite_code() -> str:
     return secrets.token_urlsafe(12)
 
 
+# A table's name the player did not type, by its kind: stored in these English words (as a
+# bot's name is, games/bot_names.py) and shown in the reader's language (Table.name).
+AUTO_NAMES = {
+    "v_bots": gettext_noop("%(player)s v bots"),
+    "practice": gettext_noop("%(player)s's practice"),
+    "table": gettext_noop("%(player)s's table"),
+}
+AUTO_NAME_CHOICES = [("", _("typed by the host")), *(
+    (kind, _(words)) for kind, words in AUTO_NAMES.items())]  # marked above
+
+
+def stored_auto_name(kind: str, player: str) -> str:
+    """The name a table of ``kind`` (AUTO_NAMES) opened by ``player`` stores: English,
+    whoever opens it, cut to the field's length."""
+    return (AUTO_NAMES[kind] % {"player": player})[:60]
+
+
+def shown_table_name(stored: str, auto_name: str) -> str:
+    """A table's stored name as the reader reads it, given its ``auto_name``: a name the
+    site gave (AUTO_NAMES) in the active language while it is still the stored words;
+    any other name as it is. ``Table.name`` reads so; so can a page's plain rows."""
+    words = AUTO_NAMES.get(auto_name or "")
+    if words is None or not stored:
+        return stored
+    before, _sep, after = words.partition("%(player)s")
+    if not (stored.startswith(before) and stored.endswith(after)
+            and len(stored) > len(before) + len(after)):
+        return stored  # renamed since, or cut short: shown as it is
+    player = stored[len(before):len(stored) - len(after)]
+    shown = gettext(words) % {"player": player}
+    return stored if shown == stored else ShownName(shown, stored)
+
+
+class ShownName(str):
+    """A table's automatic name in the reader's language that still knows what is stored
+    (``stored``): setting it back, saving it or looking it up stores the stored words."""
+
+    stored: str
+
+    def __new__(cls, shown: str, stored: str):
+        self = super().__new__(cls, shown)
+        self.stored = stored
+        return self
+
+    def __getnewargs__(self):
+        return (str(self), self.stored)
+
+
+def _stored(value):
+    return value.stored if isinstance(value, ShownName) else value
+
+
+class _ShownNameAttribute(DeferredAttribute):
+    """``table.name``: the stored name, or an automatic one in the reader's language."""
+
+    def __get__(self, instance, cls=None):
+        if instance is None:
+            return self
+        stored = super().__get__(instance, cls)
+        shown_name_of = getattr(instance, "shown_name_of", None)  # not in a migration's model
+        return stored if shown_name_of is None else shown_name_of(stored)
+
+    def __set__(self, instance, value):
+        instance.__dict__[self.field.attname] = _stored(value)
+
+
+class TableNameField(models.CharField):
+    """A table's name. The model's attribute reads an automatic name (one the player did
+    not type: ``Table.auto_name``) in the reader's language; what is saved, serialised,
+    edited in a form (the admin) and looked up is the stored name."""
+
+    descriptor_class = _ShownNameAttribute
+
+    def value_from_object(self, obj):
+        return _stored(getattr(obj, self.attname))
+
+    def pre_save(self, model_instance, add):
+        return self.value_from_object(model_instance)
+
+    def get_prep_value(self, value):
+        return super().get_prep_value(_stored(value))
+
+    def to_python(self, value):
+        return super().to_python(_stored(value))
+
+    def clean(self, value, model_instance):
+        return super().clean(_stored(value), model_instance)
+
+
 class Table(models.Model):
     class Status(models.TextChoices):
         WAITING = "waiting", pgettext_lazy("status", "Waiting for players")
@@ -274,7 +364,12 @@ class Table(models.Model):
         FINISHED = "finished", pgettext_lazy("status", "Finished")
         CLOSED = "closed", pgettext_lazy("status", "Closed")
 
-    name = models.CharField(_("name"), max_length=60)
+    # read in the reader's language when it is automatic (see TableNameField)
+    name = TableNameField(_("name"), max_length=60)
+    auto_name = models.CharField(
+        _("automatic name"), max_length=10, blank=True, default="", choices=AUTO_NAME_CHOICES,
+        help_text=_("A name the site gave the table is shown in each reader's language "
+                    "while it is unchanged."))
     variant = models.ForeignKey(Variant, verbose_name=_("variant"), on_delete=models.PROTECT,
                                 related_name="tables")
     host = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("host"),
@@ -312,6 +407,17 @@ class Table(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("games:table", args=[self.pk])
+
+    def shown_name_of(self, stored: str) -> str:
+        """``stored`` (this table's stored name) as the reader reads it: an automatic name
+        (``auto_name``) in the active language while it is still the words the site
+        stored; any other name as it is."""
+        return shown_table_name(stored, self.__dict__.get("auto_name") or "")
+
+    @property
+    def stored_name(self) -> str:
+        """The name as stored (an automatic one in its stored English words)."""
+        return _stored(self.name)
 
     @property
     def group_name(self) -> str:

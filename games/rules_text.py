@@ -14,9 +14,10 @@ an admin wrote as it is.
 from __future__ import annotations
 
 import importlib
+import json
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, gettext_noop, ngettext
+from django.utils.translation import gettext_lazy, gettext_noop, ngettext, pgettext
 
 from games.engine.brag.rules import BRAG_PRESETS
 from games.engine.rules import PRESETS, HouseRules
@@ -330,12 +331,15 @@ def fair_deal_recipe() -> str:
     salt = _("the revealed salt")
     deck = _("the revealed deck, e.g. QS 10H 2C …")
     whole = _("a whole pack (a reshuffle holds only the discards)")
+    # what the lines print, as Python strings
+    fair = json.dumps(pgettext("deck check", "fair"), ensure_ascii=False)
+    unfair = json.dumps(_("NOT the deck that was sealed"), ensure_ascii=False)
     return (
         "import hashlib\n\n"
         f'commitment = "…{commitment}…"\n'
         f'salt = "…{salt}…"\n'
         f'deck = "…{deck}"\n\n'
         'computed = hashlib.sha256(f"{salt}:{deck}".encode()).hexdigest()\n'
-        'print("fair" if computed == commitment else "NOT the deck that was sealed")\n'
+        f"print({fair} if computed == commitment else {unfair})\n"
         f"print(len(set(deck.split())) == 52)  # {whole}"
     )

@@ -100,10 +100,11 @@ class _MySeat:
     variant_id: int
     variant_name: str
     variant_game: str
+    auto_name: str = ""
 
     def table(self) -> Table:
-        table = Table(id=self.table_id, name=self.name, pace=self.pace, status=self.status,
-                      variant_id=self.variant_id)
+        table = Table(id=self.table_id, name=self.name, auto_name=self.auto_name,
+                      pace=self.pace, status=self.status, variant_id=self.variant_id)
         table.variant = Variant(id=self.variant_id, name=self.variant_name,
                                 game=self.variant_game)
         return table
@@ -138,9 +139,10 @@ def tables_waiting_for(user) -> list[TurnRow]:
                            "table__pace", "table__status", "table__variant_id",
                            "table__variant__name", "table__variant__game",
                            "table__games__id", "table__games__version",
-                           "table__games__deadline", "table__games__number")):
-        mine[r[1]] = _MySeat(*r[:10])
-        games[r[1]] = (r[10], r[1], *r[11:])
+                           "table__games__deadline", "table__games__number",
+                           "table__auto_name")):
+        mine[r[1]] = _MySeat(*r[:10], auto_name=r[14])
+        games[r[1]] = (r[10], r[1], *r[11:14])
     if not mine:
         return []
     seats_by_table: dict[int, list[tuple]] = {}

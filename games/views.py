@@ -185,12 +185,11 @@ def play_now(request):
     rules = variant.rules
     seats = min(max(QUICK_SEATS, rules.min_players), rules.max_players)
     try:
-        # a stored name, in the words of the player who made the table
-        name = (_("%(player)s's practice") if practice else _("%(player)s v bots")) % {
-            "player": user.username}
         check_opening_rate(user)
-        table = actions.do_create_table(user, name=name[:60], variant=variant,
-                                        seats=seats, practice=practice)
+        # named by the site: shown in each reader's language (Table.name)
+        table = actions.do_create_table(user, name="",
+                                        auto_name="practice" if practice else "v_bots",
+                                        variant=variant, seats=seats, practice=practice)
         for _seat in range(seats - 1):
             actions.do_add_bot(table, user, PRACTICE_BOT if practice else QUICK_BOT)
     except actions.Refused as exc:

@@ -64,6 +64,8 @@ def mark_read(request):
 
 @login_required
 def preferences(request):
+    from .models import Channel
+
     setting = DigestSetting.objects.filter(user=request.user).first()
     if request.method == "POST":
         form = DigestForm(request.POST)
@@ -83,18 +85,23 @@ def preferences(request):
         return redirect("notify:preferences")
     grid = grid_for(request.user)
     labels = dict(EVENT_CHOICES)
+    push = push_available()
+    # without browser notifications on the site, no column for them (the panel says why)
+    channels = [(channel, label) for channel, label in CHANNEL_LABELS.items()
+                if push or channel != Channel.PUSH]
     rows = [(event, labels[event],
-             [(channel, CHANNEL_LABELS[channel], on) for channel, on in grid[event].items()])
+             [(channel, CHANNEL_LABELS[channel], grid[event][channel])
+              for channel, _label in channels if channel in grid[event]])
             for event in GRID_EVENTS]
     mutes = TableMute.objects.filter(user=request.user).select_related("table")
     zone_singles, zone_groups = time_zone_groups()
     return render(request, "notify/preferences.html", {
-        "rows": rows, "channels": list(CHANNEL_LABELS.items()),
+        "rows": rows, "channels": channels,
         "digest": setting.enabled if setting else False,
         "digest_hour": setting.hour if setting else 8, "hours": range(24),
         "time_zone": request.user.time_zone, "zone_name": zone_name(request.user),
         "site_zone": site_zone_name(), "zone_singles": zone_singles, "zone_groups": zone_groups,
-        "push_available": push_available(), "mutes": mutes,
+        "push_available": push, "mutes": mutes,
         "vapid_public_key": getattr(settings, "VAPID_PUBLIC_KEY", ""),
     })
 

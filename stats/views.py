@@ -26,7 +26,7 @@ from games.bot_names import shown_name
 from games.engine.ranking import BRAG_CATEGORIES, COMMERCE_CATEGORIES
 from games.event_text import category_label, place_label
 from games.kinds import BRAG, kind_for
-from games.models import Action, Game, GamePlayer, Variant
+from games.models import Action, Game, GamePlayer, Variant, shown_table_name
 from games.rules_text import translate_stored
 
 from .brag_replay import brag_replay
@@ -72,7 +72,7 @@ def _result_rows(queryset, variants: list[Variant], limit: int | None = None) ->
     rows = list(queryset.values(
         "game_id", "finished_at", "place", "players", "left_early", "rated", "rating_before",
         "rating_after", "variant_id", table=F("game__table__name"),
-        pace=F("game__table__pace"))[:limit])
+        table_auto_name=F("game__table__auto_name"), pace=F("game__table__pace"))[:limit])
     seats: dict[int, list[dict]] = {row["game_id"]: [] for row in rows}
     players = (GamePlayer.objects.filter(game_id__in=list(seats)).order_by("game_id", "seat")
                .values_list("game_id", "name", "user__username", "place", "user_id",
@@ -83,6 +83,8 @@ def _result_rows(queryset, variants: list[Variant], limit: int | None = None) ->
                                                        bot_level=bot_level))
         seats[game_id].append({"name": shown, "username": username, "place": place})
     for row in rows:
+        # a name the site gave the table, in the reader's language
+        row["table"] = str(shown_table_name(row["table"], row.pop("table_auto_name")))
         row["variant"] = names.get(row["variant_id"], "")
         row["seats"] = seats[row["game_id"]]
         before, after = row["rating_before"], row["rating_after"]

@@ -10,7 +10,17 @@ from django.utils.translation import ngettext
 
 from ..engine.fairness import new_seed
 from ..kinds import kind_for
-from ..models import Action, Game, GamePlayer, Invitation, Seat, Table, Variant
+from ..models import (
+    AUTO_NAMES,
+    Action,
+    Game,
+    GamePlayer,
+    Invitation,
+    Seat,
+    Table,
+    Variant,
+    stored_auto_name,
+)
 from ..pace import PACE_SECONDS, POST_PACES, is_post, pace_words
 from ..rules_text import variant_name
 from .base import (
@@ -65,7 +75,11 @@ def check_live_table_limit(user) -> None:
 
 def do_create_table(host, *, name: str, variant: Variant, seats: int, private: bool = False,
                     allow_spectators: bool = True, spectator_chat: bool = True,
-                    pace: str | None = None, practice: bool = False) -> Table:
+                    pace: str | None = None, practice: bool = False,
+                    auto_name: str = "table") -> Table:
+    """A table ``host`` opens and sits at. With no ``name`` the site names it (``auto_name``,
+    a kind of ``AUTO_NAMES``): stored in English, read in each reader's language
+    (``Table.name``); a name the host typed stays as typed."""
     pace = variant.pace if pace in (None, "") else pace
     if pace not in PACE_SECONDS:
         raise Refused("pace", _("Choose a pace: live, or a time per move of %(choices)s.") % {
@@ -89,8 +103,11 @@ def do_create_table(host, *, name: str, variant: Variant, seats: int, private: b
             check_post_table_limit(host)
         else:
             check_live_table_limit(host)
+        typed = name.strip()
+        auto = "" if typed else (auto_name if auto_name in AUTO_NAMES else "table")
         table = Table.objects.create(
-            name=name.strip() or f"{host.username}'s table", variant=variant, host=host,
+            name=typed or stored_auto_name(auto, host.username), auto_name=auto,
+            variant=variant, host=host,
             seats=seats, private=private, allow_spectators=allow_spectators,
             spectator_chat=spectator_chat, practice=practice, pace=pace,
             turn_seconds=None if practice else variant.turn_seconds)
