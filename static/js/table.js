@@ -124,14 +124,26 @@
   }
   setInterval(tick, 1000);
 
-  // Notices fade after a while so the next one is noticed.
+  // Notices fade after a while so the next one is noticed: six seconds from when each is
+  // shown, however many updates of the board come meanwhile (each notice is a new element,
+  // swapped in whole, over the socket or in a form's answer).
+  var NOTICE_MS = 6000;
+  function clearNotice(notice) {
+    notice = notice || document.getElementById("notice");
+    if (!notice) { return; }
+    clearTimeout(notice._timer);
+    notice._timer = null;
+    notice.textContent = "";
+  }
   function fadeNotice() {
     var notice = document.getElementById("notice");
-    if (notice && notice.textContent.trim()) {
-      clearTimeout(notice._timer);
-      notice._timer = setTimeout(function () { notice.textContent = ""; }, 6000);
+    if (notice && notice.textContent.trim() && !notice._timer) {
+      notice._timer = setTimeout(function () { clearNotice(notice); }, NOTICE_MS);
     }
   }
+  // a notice that came in a form's answer (an invitation, a refusal) fades the same way
+  document.body.addEventListener("htmx:oobAfterSwap", fadeNotice);
+  document.body.addEventListener("htmx:afterSettle", fadeNotice);
 
   // ---- Picking cards: Swap is a button only once both sides are picked.
   function updateSwap() {
@@ -328,6 +340,11 @@
     };
     var was = before || now;
     var newHand = now.hand && now.hand !== was.hand;
+    // the game has begun (the first hand where there was none) or a new one has (its hand
+    // numbers start again): whatever the waiting room or the last game said is stale
+    if (before && now.hand && (!was.hand || parseInt(now.hand, 10) < parseInt(was.hand, 10))) {
+      clearNotice();
+    }
 
     if (before && !reduceMotion.matches) {
       var from = newHand ? (was.dealer || was.pile) : was.pile;
