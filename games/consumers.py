@@ -22,18 +22,14 @@ import threading
 import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
-from importlib import import_module
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.core.cache import cache
-from django.db.models import Subquery
 from django.template.loader import render_to_string
-from django.utils import timezone, translation
-from django.utils.crypto import constant_time_compare
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -47,6 +43,7 @@ from .frames import BadFrame, parse
 from .kinds import kind_for
 from .models import Game, Table
 from .regions import FULL
+from .signins import session_is_valid
 from .turns import render_turns
 
 try:  # what daphne raises when a frame is sent on a socket that has just closed
@@ -116,30 +113,6 @@ def notice(message: str, level: str = "error") -> str:
 def close_reason(text: str, english: str) -> str:
     """``text`` if a close frame can carry it, else its English (``english``)."""
     return text if len(text.encode()) <= CLOSE_REASON_BYTES else english
-
-
-def session_is_valid(session, user) -> bool:
-    """Is the session this socket opened with still the user's, signed in and current?
-    (Logging out deletes it; a password change or reset changes the user's hash.)
-
-    Asked before every action a socket takes: with sessions in the database (the
-    default), the user's row and the session's data come back in one query."""
-    key = getattr(session, "session_key", None)
-    if not key or not getattr(user, "is_authenticated", False):
-        return False
-    store = import_module(settings.SESSION_ENGINE).SessionStore(session_key=key)
-    users = get_user_model().objects.filter(pk=user.pk, is_active=True)
-    if hasattr(store, "get_model_class"):  # database-backed sessions
-        live = store.get_model_class().objects.filter(session_key=key,
-                                                      expire_date__gt=timezone.now())
-        fresh = users.annotate(open_session=Subquery(live.values("session_data")[:1])).first()
-        data = store.decode(fresh.open_session) if fresh and fresh.open_session else {}
-    else:
-        data = store.load()  # {} once deleted or expired
-        fresh = users.first() if data else None
-    if fresh is None or str(data.get(SESSION_KEY)) != str(user.pk):
-        return False
-    return constant_time_compare(data.get(HASH_SESSION_KEY, ""), fresh.get_session_auth_hash())
 
 
 class Socket(AsyncWebsocketConsumer):

@@ -3,8 +3,12 @@ what ``games`` hears from accounts: a user's sockets close when their sign-in en
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.signals import user_logged_out
-from django.db.models.signals import post_save, pre_save
+from django.contrib.sessions.models import Session
+from django.db import transaction
+from django.db.models.signals import post_delete, post_save, pre_save
 from django.dispatch import Signal, receiver
+
+from . import signins
 
 # Sent by games.actions inside the transaction of a game's last action, after every
 # player's place is set: listeners that write to the database (stats) commit or roll
@@ -17,7 +21,15 @@ def _logged_out(sender, request, user, **kwargs):
     if user is not None:
         from .actions import do_end_sessions
 
+        signins.end_user_sign_ins(user.pk)
         do_end_sessions(user.pk)
+
+
+@receiver(post_delete, sender=Session, dispatch_uid="games-forget-ended-session")
+def _session_ended(sender, instance, **kwargs):
+    """A session row deleted (logged out, a new key at sign-in, an admin's delete): a
+    socket opened with it is refused at its next action."""
+    signins.forget_session(instance.session_key)
 
 
 @receiver(pre_save, dispatch_uid="games-note-sign-in-changes")
@@ -40,4 +52,8 @@ def _sign_in_changed(sender, instance, created, **kwargs):
         instance._ends_sessions = False
         from .actions import do_end_sessions
 
+        # now, and again once the new password is committed (a socket's check that read
+        # the old one meanwhile keeps its answer under the epoch before)
+        signins.end_user_sign_ins(instance.pk)
+        transaction.on_commit(lambda: signins.end_user_sign_ins(instance.pk))
         do_end_sessions(instance.pk)
