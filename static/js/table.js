@@ -318,6 +318,7 @@
     before = {
       cards: reduceMotion.matches ? {} : rects(),
       hand: status ? status.dataset.hand : "",
+      game: status ? status.dataset.game : "",
       myTurn: !!(status && status.dataset.myTurn),
       stopped: !!document.querySelector("#bus.bus--stopped"),
       showdown: !!document.querySelector("#showdown:not(.is-hidden)"),
@@ -332,6 +333,7 @@
     var status = document.getElementById("status");
     var now = {
       hand: status ? status.dataset.hand : "",
+      game: status ? status.dataset.game : "",
       myTurn: !!(status && status.dataset.myTurn),
       stopped: !!document.querySelector("#bus.bus--stopped"),
       showdown: !!document.querySelector("#showdown:not(.is-hidden)"),
@@ -339,10 +341,12 @@
       version: status ? status.dataset.version : ""
     };
     var was = before || now;
-    var newHand = now.hand && now.hand !== was.hand;
-    // the game has begun (the first hand where there was none) or a new one has (its hand
-    // numbers start again): whatever the waiting room or the last game said is stale
-    if (before && now.hand && (!was.hand || parseInt(now.hand, 10) < parseInt(was.hand, 10))) {
+    var newHand = now.hand && (now.hand !== was.hand || now.game !== was.game);
+    // the game has begun (the first hand where there was none) or a new one has (another
+    // game's board, even one that also starts at hand 1): whatever the waiting room or
+    // the last game said is stale
+    if (before && now.hand && (!was.hand || (now.game && now.game !== was.game) ||
+                               parseInt(now.hand, 10) < parseInt(was.hand, 10))) {
       clearNotice();
     }
 

@@ -1,0 +1,70 @@
+"""A notice from the last game goes when the next one's board arrives, even when both
+games are at hand 1 (a game of Brag of one hand): the page knew a new game only by its
+hand number starting again."""
+
+import re
+
+import pytest
+
+from tests.servers import live_site
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
+
+PASSWORD = "a-long-secret-88"
+
+SEED = f"""
+from accounts.models import User
+from games import actions
+from games.models import Variant
+from tests.factories import finished_game
+ann = User.objects.create_user("ann", "ann@example.org", "{PASSWORD}")
+variant = Variant.objects.get(slug="three-card-brag")
+variant.pk, variant.slug, variant.name, variant.max_hands = None, "brag-1", "Brag, 1 hand", 1
+variant.save()
+game = finished_game([ann], bots=["greedy"], variant=variant)
+state = actions.state_of(game)
+print("OVER", game.table.pk, game.pk, state.hand_no)
+"""
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    with live_site(tmp_path_factory.mktemp("again"), SEED, STOPBUS_BOT_DELAY="0.3",
+                   STOPBUS_SHOWDOWN_PAUSE="30") as server:
+        found = re.search(r"OVER (\d+) (\d+) (\d+)", server.made)
+        server.table, server.game, server.hands = (int(found.group(n)) for n in (1, 2, 3))
+        yield server
+
+
+def test_a_notice_goes_when_another_game_starts_at_the_same_hand_number(site, browser):
+    assert site.hands == 1  # the game ended with its first hand
+    context = browser.new_context(viewport={"width": 1280, "height": 800},
+                                  reduced_motion="reduce")
+    page = context.new_page()
+    problems = []
+    page.on("pageerror", lambda exc: problems.append(str(exc)))
+    page.goto(site.url + "/accounts/login/")
+    page.fill("input[name=username]", "ann")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("main form button[type=submit]")
+    page.wait_for_url(site.url + "/")
+    page.goto(f"{site.url}/t/{site.table}/")
+    page.wait_for_selector("body[data-live]", state="attached", timeout=15000)
+    again = page.locator("form[action$='/again/'] button")
+    again.wait_for()
+    assert page.get_attribute("#status", "data-game") == str(site.game)
+    assert page.get_attribute("#status", "data-hand") == "1"
+    # a notice the last game left (as a refusal or a form's answer would), with no timer
+    # to fade it yet: the new game's board must take it away, not the fade six seconds on
+    page.evaluate("""() => { const n = document.getElementById('notice');
+      const m = n.cloneNode(false); m.textContent = 'From the last game';
+      n.replaceWith(m); }""")
+    again.click()
+    page.wait_for_function(
+        "g => { const s = document.getElementById('status'); "
+        "return s && s.dataset.game && s.dataset.game !== g; }", arg=str(site.game),
+        timeout=15000)
+    assert page.get_attribute("#status", "data-hand") == "1"
+    assert page.locator("#notice").inner_text().strip() == ""
+    assert problems == []
+    context.close()
