@@ -63,3 +63,24 @@ def client_ip(request) -> str:
     """django-axes' AXES_CLIENT_IP_CALLABLE."""
     return client_address(request.META.get("REMOTE_ADDR", ""),
                           request.META.get("HTTP_X_FORWARDED_FOR"))
+
+
+def socket_client(scope) -> str:
+    """A websocket's client address, from its ASGI scope, as :func:`client_ip` reads a
+    request's (the peer's, or behind a trusted proxy the address it saw)."""
+    client = scope.get("client") or ("", 0)
+    forwarded = b",".join(value for name, value in scope.get("headers") or ()
+                          if name.lower() == b"x-forwarded-for")
+    return client_address(str(client[0] or ""), forwarded.decode("latin-1") or None)
+
+
+def limit_group(address: str) -> str:
+    """What a per-address limit counts: an IPv4 address itself; an IPv6 address's /64,
+    the least one subscriber is given (they could otherwise use a new address for every
+    try)."""
+    parsed = _address(address)
+    if parsed is None or parsed.version == 4:
+        return address
+    if parsed.ipv4_mapped is not None:
+        return str(parsed.ipv4_mapped)
+    return str(ipaddress.ip_network(f"{parsed}/64", strict=False))

@@ -24,7 +24,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from accounts.client_address import client_ip
+from accounts.client_address import client_ip, limit_group
 from accounts.forms import check_username, email_taken
 from accounts.models import User
 from games import ratelimit
@@ -72,7 +72,7 @@ def start_guest(request) -> User:
     if request.user.is_authenticated:
         return request.user
     limit = getattr(settings, "STOPBUS_GUESTS_PER_HOUR", 10)
-    if not ratelimit.allow(f"guests:{client_ip(request)}", limit, 3600):
+    if not ratelimit.allow(f"guests:{limit_group(client_ip(request))}", limit, 3600):
         raise GuestRefused(_("Too many guests from your address this hour. Sign up, or try "
                              "again later."))
     for _attempt in range(3):

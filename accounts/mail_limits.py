@@ -22,7 +22,7 @@ import time
 
 from django.conf import settings
 
-from accounts.client_address import client_ip
+from accounts.client_address import client_ip, limit_group
 from games.ratelimit import allow
 
 WINDOW = 3600  # seconds
@@ -45,7 +45,7 @@ def may_mail(address: str) -> bool:
 
 def may_ask_from(request) -> bool:
     """One more sign-up or password reset from this request's client address (counted)?"""
-    return allow(f"mail-from:{_hashed(client_ip(request))}",
+    return allow(f"mail-from:{_hashed(limit_group(client_ip(request)))}",
                  _limit("STOPBUS_MAIL_REQUESTS_FROM_AN_IP", 10), WINDOW)
 
 

@@ -44,6 +44,24 @@ def has_bidi_control(text: str) -> bool:
     return any(ch in BIDI_CONTROLS for ch in text)
 
 
+# Letters that show as nothing (Hangul fillers, the braille blank, the Khmer inherent
+# vowels): a name of only these and spaces looks blank, though Unicode calls them letters.
+BLANK_LOOKING = frozenset("\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")
+JOINERS = frozenset("\u200c\u200d")  # zero-width (non-)joiners, within emoji and scripts
+
+
+def unreadable(text: str) -> bool:
+    """Does ``text`` hold what a name must not: a control or format character (a
+    terminal escape, a line break, a zero-width space or byte-order mark), the joiners
+    excepted but where they join nothing; or nothing but blank-looking characters?"""
+    if any(not ch.isprintable() and ch not in JOINERS for ch in text):
+        return True
+    if any(ch in JOINERS and (i == 0 or i == len(text) - 1 or text[i - 1].isspace()
+                              or text[i + 1].isspace()) for i, ch in enumerate(text)):
+        return True
+    return all(ch.isspace() or ch in BLANK_LOOKING or ch in JOINERS for ch in text)
+
+
 @cache
 def _representatives() -> dict[str, str]:
     """Every confusable character to the one its class is compared by.
@@ -132,6 +150,9 @@ def username_problem(name: str, taken) -> str | None:
     """
     if has_bidi_control(name):
         return _("Names may not contain characters that change the direction of text.")
+    if unreadable(name):
+        return _("Names may not contain control characters or invisible ones, or only "
+                 "characters that look blank.")
     if reserved(name):
         return _("“%(name)s” reads as something the card room itself shows (you, a card, a "
                  "bot or the staff). Pick another name.") % {"name": name}

@@ -33,6 +33,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from accounts.client_address import limit_group, socket_client
 from accounts.language import socket_language
 
 from . import actions, presence, ratelimit, render
@@ -569,8 +570,10 @@ class LobbyConsumer(Socket):
         if getattr(self.user, "is_authenticated", False):
             holder, limit = f"user:{self.user.pk}", _setting("STOPBUS_SOCKETS_PER_USER", 12)
         else:
-            client = self.scope.get("client") or ("?", 0)
-            holder, limit = f"addr:{client[0]}", _setting("STOPBUS_LOBBY_SOCKETS_PER_ADDRESS", 8)
+            # the visitor's address (behind a trusted proxy, the one it saw; every visitor
+            # would otherwise share the proxy's budget)
+            address = limit_group(socket_client(self.scope)) or "?"
+            holder, limit = f"addr:{address}", _setting("STOPBUS_LOBBY_SOCKETS_PER_ADDRESS", 8)
         if not await self.hold(holder, limit):
             return
         # /turns shows the player's list, not the lobby's tables: it hears only its user

@@ -1,7 +1,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from accounts.names import has_bidi_control
+from accounts.names import has_bidi_control, unreadable
 
 from .engine import RulesError
 from .kinds import KINDS, EngineMissing
@@ -49,6 +49,11 @@ class TableForm(forms.Form):
             # an override would show the name (and whatever follows it) reversed
             raise forms.ValidationError(_("Table names may not contain characters that change "
                                           "the direction of text."), code="bidi")
+        if unreadable(name):
+            # a terminal escape, a line break, a zero-width space, or a name that looks blank
+            raise forms.ValidationError(_("Table names may not contain control characters or "
+                                          "invisible ones, or only characters that look "
+                                          "blank."), code="unreadable")
         return name
 
     def clean(self):
