@@ -193,3 +193,14 @@ async def test_the_table_socket_sends_the_bar_again_when_the_players_turns_chang
     assert 'id="turns-count"' in sent and 'id="post-bar-next"' not in sent
     await at_post.disconnect()
     await at_live.disconnect()
+
+
+def test_a_live_table_cannot_be_skipped(amy, client):
+    """A live table is in no list of turns: "Skip for now" on one is refused and nothing is
+    written (an attacker's probe found it answered 204 and kept a skip row)."""
+    table = actions.do_create_table(amy, name="Now", variant=preset_variant(), seats=3,
+                                    pace="live")
+    response = client.post(reverse("games:skip_table", args=[table.pk]),
+                           HTTP_HX_REQUEST="true")
+    assert response.status_code in (200, 400, 409)
+    assert not TableSkip.objects.exists()

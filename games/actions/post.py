@@ -334,6 +334,8 @@ def do_skip_table(user, table: Table) -> TableSkip:
     """"Skip for now": the table goes behind the others in the list for 12 hours."""
     if not table.seat_set.filter(user=user).exists():
         raise Refused("not_seated", _("You are not sitting at this table."))
+    if not table.is_post:  # a live table is not in the list of turns to put it back in
+        raise Refused("not_post", _("Only a post table can wait behind your others."))
     until = timezone.now() + SKIP_FOR
     with transaction.atomic():
         skip, _created = TableSkip.objects.update_or_create(
