@@ -288,12 +288,14 @@ def next_table(user, leaving: int | None = None) -> Table | None:
 def ways_on(rows: list[TurnRow], table_id: int) -> dict:
     """What a post table's bar offers a player at table ``table_id`` (``rows``: their
     list, ``tables_waiting_for``): nothing unless they play its running game; "Skip for
-    now" only while it is their turn there, "Next table" only while another table waits
-    for their move."""
+    now" only while it is their turn there and they have another table to put it behind,
+    "Next table" only while another table waits for their move."""
     here = next((r for r in rows if r.table.pk == table_id), None)
+    my_turn = bool(here and here.my_turn)
     return {"table_id": table_id,
             "playing": here is not None,
-            "my_turn": bool(here and here.my_turn),
+            "my_turn": my_turn,
+            "may_skip": my_turn and any(r.table.pk != table_id for r in rows),
             "others_wait": any(r.my_turn and r.table.pk != table_id for r in rows)}
 
 
