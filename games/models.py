@@ -229,6 +229,16 @@ class Variant(models.Model):
         return reverse("games:rules") + f"#{self.slug}"
 
     @property
+    def is_post(self) -> bool:
+        """Is a table of this variant opened at a post pace unless its host says
+        otherwise?"""
+        return is_post(self.pace)
+
+    @property
+    def pace_words(self) -> str:
+        return pace_words(self.pace)
+
+    @property
     def kind(self) -> GameKind:
         return kind_for(self)
 
