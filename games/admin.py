@@ -231,7 +231,7 @@ class SimulateForm(forms.Form):
 
 
 # The fields every kind's variant has, around its house rules.
-HEAD_FIELDS = ("name", "slug", "description", "game_played", "active",
+HEAD_FIELDS = ("name", "slug", "description", "description_ja", "game_played", "active",
                "rules_in_plain_english")
 TABLE_FIELDS = ("min_players", "max_players", "turn_seconds", "pace", "rated", "display_order")
 
@@ -292,6 +292,24 @@ class VariantAdmin(admin.ModelAdmin):
             # Chosen by the link that opened the page; the form's fields depend on it.
             form.base_fields["game"].widget = forms.HiddenInput()
         return form
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if not change or not obj.description:
+            return
+        changed = set(form.changed_data)
+        rules = changed - {"name", "slug", "description", "description_ja", "active",
+                           "display_order", "game"}
+        if rules and "description" not in changed:
+            # the rules card lists the rules as they are now, under the old words
+            self.message_user(request, _(
+                "The rules of “%(name)s” changed but its description did not: check that it "
+                "still says what the variant plays.") % {"name": obj.name}, messages.WARNING)
+        if "description" in changed and "description_ja" not in changed:
+            self.message_user(request, _(
+                "Players reading in Japanese see “description in Japanese” where it is "
+                "filled in, else the description as written (a preset's own words in their "
+                "translation): check it too."), messages.WARNING)
 
     def get_changeform_initial_data(self, request):
         initial = super().get_changeform_initial_data(request)
@@ -367,6 +385,7 @@ class VariantAdmin(admin.ModelAdmin):
             copy.description = _("A copy of “%(name)s” with the same rules: describe what "
                                  "makes it different before offering it to players.") % {
                 "name": variant.name}
+            copy.description_ja = ""
             copy.active = False
             copy.save()
             self.log_addition(request, copy, [{"added": {}}])

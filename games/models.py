@@ -63,6 +63,11 @@ class Variant(models.Model):
     slug = models.SlugField(_("Slug"), max_length=80, unique=True)
     description = models.TextField(RULE_LABELS["description"], blank=True,
                                    help_text=_("Shown to players when they choose."))
+    description_ja = models.TextField(
+        _("description in Japanese"), blank=True,
+        help_text=_("What players reading the site in Japanese see in place of the "
+                    "description. Empty: a preset's own description in its Japanese "
+                    "translation; a description of your own as written."))
     game = models.CharField(
         _("Game"),
         max_length=20, choices=KIND_CHOICES, default=DEFAULT_KIND,

@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib
 import json
 
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop, ngettext, pgettext
 
@@ -269,6 +270,11 @@ def variant_name(variant) -> str:
 
 
 def variant_description(variant) -> str:
+    """A variant's description in the reader's language: an admin's Japanese words where
+    they gave them, else a preset's own words translated, else as written."""
+    own = getattr(variant, "description_ja", "")
+    if own and (translation.get_language() or "").split("-")[0] == "ja":
+        return own
     return translate_stored(variant.description)
 
 
