@@ -82,8 +82,9 @@ def _controls(view: dict, names: dict) -> dict:
     }
 
 
-def _settlement(view: dict, names: dict) -> dict | None:
-    """The hand's result, with only the hands the rules show."""
+def _settlement(view: dict, names: dict, me: int | None = None) -> dict | None:
+    """The hand's result, with only the hands the rules show (a see names the viewer's
+    own seat as "you": ``seer_is_me``, ``seen_is_me``)."""
     settled = view["settlement"]
     if not settled:
         return None
@@ -91,7 +92,9 @@ def _settlement(view: dict, names: dict) -> dict | None:
     return {
         "hand": settled["hand"],
         "see": see and {**see, "seer_name": names[see["seer"]],
-                        "seen_name": names[see["seen"]]},
+                        "seen_name": names[see["seen"]],
+                        "seer_is_me": me is not None and see["seer"] == me,
+                        "seen_is_me": me is not None and see["seen"] == me},
         # an open pot left empty by a cover is no news: the closed pots are
         "pots": [{**pot, "winner_name": names[pot["winner"]],
                   "coverer_name": names.get(pot["coverer"])} for pot in settled["pots"]
@@ -151,7 +154,7 @@ def brag_board(data, user) -> dict:
         "post_time_left": (time_left_words(seconds_left)
                            if seconds_left is not None and data.table.is_post else ""),
         "deadline_iso": data.deadline.isoformat(timespec="seconds") if data.deadline else None,
-        "settlement": _settlement(view, names),
+        "settlement": _settlement(view, names, me),
         "in_showdown": state.phase == SHOWDOWN,
         "over": over,
         "standings": standings,

@@ -200,7 +200,7 @@ def test_the_invite_box_is_part_of_the_board_for_every_seated_player():
 
 def test_seat_helpers():
     assert initials("alice") == "al"
-    assert initials("Greedy bot 3") == "gb"
+    assert initials("Greedy bot 3") == "g3"  # a numbered bot by its number (probe 2)
     assert initials("Bot for bob") == "bb"
     assert initials("Ash Smith") == "as"  # shown as AS by CSS, never a card in the text
     assert avatar_colour("alice") == avatar_colour("alice")

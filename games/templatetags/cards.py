@@ -20,7 +20,7 @@ from django import template
 from django.template.loader import get_template
 from django.utils import translation
 from django.utils.html import format_html, format_html_join
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeData, mark_safe
 
 from games.bot_names import colour_key
 from games.engine.cards import RANK_CODES, SUIT_SYMBOLS, parse_card
@@ -239,15 +239,42 @@ AVATAR_COLOURS = 12  # .avatar--c0 … --c11 in table.css: no inline style (CSP)
 
 @register.filter
 def initials(name):
-    """"alice" -> "al"; "Greedy bot 3" -> "gb"; "Bot for bob" -> "bb".
+    """"alice" -> "al"; "Bot for bob" -> "bb"; a numbered bot by its first letter and its
+    number, so that the bots of a standings list tell apart: "Casual bot 2" -> "c2",
+    "カジュアル・ボット3" -> "カ3" (an older game's "Greedy bot 3" -> "g3").
 
     Lower case, shown in capitals by CSS: "AS" (Ash Smith) in the page's text would read
     as the ace of spades to anything that checks which cards a page names."""
+    text = str(name).strip()
+    bot = _NUMBERED_BOT.match(colour_key(text)) if text else None
+    if bot:
+        return (text[:1] + bot.group(1)).lower()
     words = [w for w in str(name).replace("_", " ").replace("-", " ").split()
              if w[:1].isalnum() and not w.isdigit()]
     if len(words) >= 2:
         return (words[0][0] + words[-1][0]).lower()
     return (words[0] if words else str(name) or "?")[:2].lower()
+
+
+# three cards' ranks joined by hyphens, as the rules write a hand: "A-2-3", "Q-K-A", "3-3-3"
+_RUN = re.compile(r"(?<![\w-])((?:10|[2-9AKQJ])(?:-(?:10|[2-9AKQJ])){2})(?![\w-])")
+
+
+@register.filter(is_safe=True)
+def whole_runs(text):
+    """``text`` with the hyphens of "A-2-3" (and every such row of ranks) made
+    non-breaking (U+2011), so that a phone's narrow line never breaks a hand in two. Text
+    that is not yet safe is escaped first."""
+    if text is None:
+        return ""
+    safe = isinstance(text, SafeData)
+    value = str(text) if safe else escape(str(text))
+    value = _RUN.sub(lambda m: m.group(1).replace("-", "\u2011"), value)
+    return mark_safe(value)  # noqa: S308 (escaped above, or safe already)
+
+
+# a numbered bot's name as a game stores it (games.bot_names): "Casual bot 2", "Bot 3"
+_NUMBERED_BOT = re.compile(r"\A(?:\S+ bot|Bot) (\d+)\Z")
 
 
 @register.filter
