@@ -40,3 +40,18 @@ def test_a_bar_chart_writes_its_numbers_and_escapes_its_labels():
 def test_counts_in_words():
     assert describe_counts([("1st", 1), ("2nd", 3)], "game") == "1st: 1 game; 2nd: 3 games."
     assert describe_counts([], "hand") == "No hands yet."
+
+
+def test_one_point_or_one_day_has_its_date_written_once():
+    """A player's first rated game: the chart wrote the same date at both ends."""
+    from stats.charts import line_chart
+
+    one = str(line_chart("r", [1500.0], title="t", description="d",
+                         first_label="28 Nov 2026", last_label="28 Nov 2026"))
+    assert one.count("28 Nov 2026") == 1 and 'text-anchor="middle">28 Nov 2026' in one
+    same_day = str(line_chart("r", [1500.0, 1510.0], title="t", description="d",
+                              first_label="28 Nov 2026", last_label="28 Nov 2026"))
+    assert same_day.count("28 Nov 2026") == 1
+    two_days = str(line_chart("r", [1500.0, 1510.0], title="t", description="d",
+                              first_label="27 Nov 2026", last_label="28 Nov 2026"))
+    assert "27 Nov 2026" in two_days and "28 Nov 2026" in two_days
