@@ -19,7 +19,7 @@ from django.utils import translation
 
 from games import actions
 from games.models import Game, Table
-from games.templatetags.cards import initials, whole_runs
+from games.templatetags.cards import initials
 from tests.factories import UserFactory
 from tests.test_brag_table import board_html, brag_table, brag_variant, play_for, state
 
@@ -147,11 +147,3 @@ def test_the_footer_names_both_games(client):
     assert "for three-card Brag." not in footer
 
 
-def test_a_row_of_ranks_keeps_whole_on_the_rules_page(client):
-    assert whole_runs("A-2-3 is the best run, above A-K-Q.") == (
-        f"A{NBH}2{NBH}3 is the best run, above A{NBH}K{NBH}Q.")
-    assert whole_runs("a well-known <b>10-J-Q</b>") == (
-        f"a well-known &lt;b&gt;10{NBH}J{NBH}Q&lt;/b&gt;")
-    html = client.get(reverse("games:rules"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert f"Where A{NBH}2{NBH}3 stands" in html
-    assert "A-2-3" not in re.sub(r"<[^>]*>", "", html)

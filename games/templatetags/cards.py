@@ -20,7 +20,7 @@ from django import template
 from django.template.loader import get_template
 from django.utils import translation
 from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeData, mark_safe
+from django.utils.safestring import mark_safe
 
 from games.bot_names import colour_key
 from games.engine.cards import RANK_CODES, SUIT_SYMBOLS, parse_card
@@ -254,23 +254,6 @@ def initials(name):
     if len(words) >= 2:
         return (words[0][0] + words[-1][0]).lower()
     return (words[0] if words else str(name) or "?")[:2].lower()
-
-
-# three cards' ranks joined by hyphens, as the rules write a hand: "A-2-3", "Q-K-A", "3-3-3"
-_RUN = re.compile(r"(?<![\w-])((?:10|[2-9AKQJ])(?:-(?:10|[2-9AKQJ])){2})(?![\w-])")
-
-
-@register.filter(is_safe=True)
-def whole_runs(text):
-    """``text`` with the hyphens of "A-2-3" (and every such row of ranks) made
-    non-breaking (U+2011), so that a phone's narrow line never breaks a hand in two. Text
-    that is not yet safe is escaped first."""
-    if text is None:
-        return ""
-    safe = isinstance(text, SafeData)
-    value = str(text) if safe else escape(str(text))
-    value = _RUN.sub(lambda m: m.group(1).replace("-", "\u2011"), value)
-    return mark_safe(value)  # noqa: S308 (escaped above, or safe already)
 
 
 # a numbered bot's name as a game stores it (games.bot_names): "Casual bot 2", "Bot 3"
