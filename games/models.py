@@ -56,7 +56,20 @@ class VariantQuerySet(models.QuerySet):
         return self.filter(active=True)
 
 
-class Variant(models.Model):
+class Paced:
+    """A ``pace`` field read in words: a table's, or a variant's (the pace its tables are
+    opened at unless the host says otherwise)."""
+
+    @property
+    def is_post(self) -> bool:
+        return is_post(self.pace)
+
+    @property
+    def pace_words(self) -> str:
+        return pace_words(self.pace)
+
+
+class Variant(Paced, models.Model):
     """A named set of house rules that admins shape and players pick."""
 
     name = models.CharField(_("Name"), max_length=80, unique=True)
@@ -234,16 +247,6 @@ class Variant(models.Model):
         return reverse("games:rules") + f"#{self.slug}"
 
     @property
-    def is_post(self) -> bool:
-        """Is a table of this variant opened at a post pace unless its host says
-        otherwise?"""
-        return is_post(self.pace)
-
-    @property
-    def pace_words(self) -> str:
-        return pace_words(self.pace)
-
-    @property
     def kind(self) -> GameKind:
         return kind_for(self)
 
@@ -372,7 +375,7 @@ class TableNameField(models.CharField):
         return super().clean(_stored(value), model_instance)
 
 
-class Table(models.Model):
+class Table(Paced, models.Model):
     class Status(models.TextChoices):
         WAITING = "waiting", pgettext_lazy("status", "Waiting for players")
         PLAYING = "playing", pgettext_lazy("status", "Playing")
@@ -440,14 +443,6 @@ class Table(models.Model):
 
     def current_game(self) -> Game | None:
         return self.games.order_by("-number").first()
-
-    @property
-    def is_post(self) -> bool:
-        return is_post(self.pace)
-
-    @property
-    def pace_words(self) -> str:
-        return pace_words(self.pace)
 
 
 class Seat(models.Model):

@@ -4,7 +4,6 @@ what ``games`` hears from accounts: a user's sockets close when their sign-in en
 from django.contrib.auth import get_user_model
 from django.contrib.auth.signals import user_logged_out
 from django.contrib.sessions.models import Session
-from django.db import transaction
 from django.db.models.signals import post_delete, post_save, pre_save
 from django.dispatch import Signal, receiver
 
@@ -21,7 +20,6 @@ def _logged_out(sender, request, user, **kwargs):
     if user is not None:
         from .actions import do_end_sessions
 
-        signins.end_user_sign_ins(user.pk)
         do_end_sessions(user.pk)
 
 
@@ -52,8 +50,4 @@ def _sign_in_changed(sender, instance, created, **kwargs):
         instance._ends_sessions = False
         from .actions import do_end_sessions
 
-        # now, and again once the new password is committed (a socket's check that read
-        # the old one meanwhile keeps its answer under the epoch before)
-        signins.end_user_sign_ins(instance.pk)
-        transaction.on_commit(lambda: signins.end_user_sign_ins(instance.pk))
         do_end_sessions(instance.pk)

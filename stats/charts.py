@@ -127,11 +127,12 @@ def line_chart(chart_id: str, values: list[float], *, title: str, description: s
     last = len(values) - 1
     parts.append(f'<circle class="chart__dot" cx="{x(last):.1f}" cy="{y(values[-1]):.1f}" '
                  'r="4"/>')
-    if (len(values) == 1 or first_label == last_label) and (first_label or last_label):
-        # one point, or one day: its date once, under the dot (not the same at both ends)
+    if first_label == last_label:
+        first_label = ""  # one day: its date once, not the same at both ends
+    if len(values) == 1 and last_label:  # one point: its date under it
         parts.append(f'<text class="chart__axis" x="{x(last):.1f}" y="{height - 8}" '
-                     f'text-anchor="middle">{escape(last_label or first_label)}</text>')
-        first_label = last_label = ""
+                     f'text-anchor="middle">{escape(last_label)}</text>')
+        last_label = ""
     if first_label:
         parts.append(f'<text class="chart__axis" x="{left}" y="{height - 8}">'
                      f'{escape(first_label)}</text>')

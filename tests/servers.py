@@ -108,3 +108,12 @@ def live_site(folder: Path, *scripts: str, **settings: str) -> Iterator[Daphne]:
     with Daphne(env=env, log=folder / "daphne.log") as server:
         server.made, server.folder, server.shell_env = made, folder, shell_env
         yield server
+
+
+def log_in(page, url: str, username: str, password: str) -> None:
+    """Sign ``page`` in at the site at ``url`` by its log-in form; it lands on the lobby."""
+    page.goto(url + "/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    page.click("main form button[type=submit]")
+    page.wait_for_url(url + "/")

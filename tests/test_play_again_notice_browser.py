@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.servers import live_site
+from tests.servers import live_site, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -43,11 +43,7 @@ def test_a_notice_goes_when_another_game_starts_at_the_same_hand_number(site, br
     page = context.new_page()
     problems = []
     page.on("pageerror", lambda exc: problems.append(str(exc)))
-    page.goto(site.url + "/accounts/login/")
-    page.fill("input[name=username]", "ann")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(site.url + "/")
+    log_in(page, site.url, "ann", PASSWORD)
     page.goto(f"{site.url}/t/{site.table}/")
     page.wait_for_selector("body[data-live]", state="attached", timeout=15000)
     again = page.locator("form[action$='/again/'] button")

@@ -18,7 +18,7 @@ import re
 
 import pytest
 
-from tests.servers import live_site
+from tests.servers import live_site, log_in
 from tests.test_table_fit_browser import out_of_view
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
@@ -81,11 +81,7 @@ def test_a_post_table_with_the_hints_on_keeps_the_felt_apart(site, browser, shot
     page = context.new_page()
     problems = []
     page.on("pageerror", lambda exc: problems.append(str(exc)))
-    page.goto(site.url + "/accounts/login/")
-    page.fill("input[name=username]", "pat")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(site.url + "/")
+    log_in(page, site.url, "pat", PASSWORD)
 
     # a post table of four: three bots, one of them at the top of the felt
     page.fill("input[name=name]", "Fit by post")

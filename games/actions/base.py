@@ -22,6 +22,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from .. import signins
 from ..engine import GameState
 from ..engine.game import OVER, SHOWDOWN  # every kind's engine names these phases alike
 from ..kinds import kind_for
@@ -286,6 +287,11 @@ def send_to_channel(channel: str, message: dict) -> None:
 
 
 def do_end_sessions(user_id: int) -> None:
-    """After commit: close every socket of the user (logged out, new password,
-    deactivated). Each page is told why and shows a sign-in link on reload."""
+    """Every socket of the user is signed out (logged out, new password, deactivated):
+    the sign-ins kept for their actions are stale at once, and again once the change
+    commits (a check that read the row before it keeps its answer under the old epoch,
+    ``games.signins``); after commit each socket closes, its page told why (it shows a
+    sign-in link on reload)."""
+    signins.end_user_sign_ins(user_id)
+    transaction.on_commit(lambda: signins.end_user_sign_ins(user_id))
     send_on_commit(user_group(user_id), {"type": "session.ended"})

@@ -342,11 +342,10 @@
     };
     var was = before || now;
     var newHand = now.hand && (now.hand !== was.hand || now.game !== was.game);
-    // the game has begun (the first hand where there was none) or a new one has (another
-    // game's board, even one that also starts at hand 1): whatever the waiting room or
-    // the last game said is stale
-    if (before && now.hand && (!was.hand || (now.game && now.game !== was.game) ||
-                               parseInt(now.hand, 10) < parseInt(was.hand, 10))) {
+    // the game has begun (the first hand where there was none) or another game has (its
+    // board names it, though it may start at the same hand number): whatever the waiting
+    // room or the last game said is stale
+    if (before && now.hand && (!was.hand || now.game !== was.game)) {
       clearNotice();
     }
 
