@@ -228,8 +228,10 @@ class TableConsumer(Socket):
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         session = self.scope.get("session") or {}
-        allowed = await self.db_work(may_watch, self.table_id, self.user,
-                                     list(session.get("invites", [])))
+        allowed = await self.db_work(self._admit, list(session.get("invites", [])))
+        if allowed == "signed out":
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
         if allowed is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -356,6 +358,14 @@ class TableConsumer(Socket):
             log.exception("frame from %s at table %s failed", self.user, self.table_id)
             await self.send(text_data=notice(_("Something went wrong with that message; "
                                                "nothing was changed.")))
+
+    def _admit(self, invites: list[str]) -> bool | str | None:
+        """May this socket open the table (``may_watch``), or is its sign-in over
+        ("signed out")? The sign-in is checked first, and its answer kept for the page's
+        first move (``games.signins``)."""
+        if not session_is_valid(self.scope.get("session"), self.user):
+            return "signed out"
+        return may_watch(self.table_id, self.user, invites)
 
     def _act(self, frame, slot: ratelimit.pending) -> None:
         """One action for one frame, if this socket's session still holds."""

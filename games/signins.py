@@ -30,7 +30,11 @@ from django.db.models import Subquery
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
-KEPT = 30  # seconds a valid answer is kept, at most
+# seconds a valid answer is kept, at most: longer than a round of a live table at its
+# slowest clock, so that a player's next move finds it. What ends a sign-in forgets it at
+# once (above); this bound only covers a change made behind Django's back (an SQL update
+# of a password). A socket's first check is made as it connects (``TableConsumer``).
+KEPT = 300
 EPOCH_TTL = 24 * 3600  # longer than any kept answer: an epoch that expired kept nothing
 
 
