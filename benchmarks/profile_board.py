@@ -35,6 +35,9 @@ def main(argv=None) -> None:
     parser.add_argument("--tables", type=int, default=10)
     parser.add_argument("--profile", action="store_true", help="cProfile the moves (CPU time)")
     parser.add_argument("--database", default="stopbus_profile")
+    parser.add_argument("--region-memo", action="store_true",
+                        help="render a region again only when a value it reads changed "
+                             "(benchmarks.region_memo: tried, not kept)")
     args = parser.parse_args(argv)
 
     from benchmarks.load import _load_stack_class
@@ -54,6 +57,11 @@ def main(argv=None) -> None:
     from games.engine import GreedyBot, seat_view
     from games.models import Game
 
+    if args.region_memo:
+        from benchmarks import region_memo
+
+        region_memo.install()
+        region_memo.clear()
     tables = make_started_tables(args.tables)
     users = {u.pk: u for u in get_user_model().objects.all()}
     seats_of = {}
@@ -127,6 +135,8 @@ def main(argv=None) -> None:
     sent.clear()
     passes[0] = 0
     publish.RENDERS = []
+    if args.region_memo:
+        region_memo.clear()
     profiler = cProfile.Profile(time.process_time) if args.profile else None
     if profiler:
         profiler.enable()
@@ -158,6 +168,15 @@ def main(argv=None) -> None:
     print(f"      the rest (cache, frames) {rest / moves * 1000:5.2f} ms")
     print("  rendered a move: " + ", ".join(
         f"{who} {what} {n / moves:.2f}" for (who, what), n in sorted(counted_renders.items())))
+    if args.region_memo:
+        memo = region_memo.stats()
+        names = sorted({n for n, _ in memo})
+        print("  regions asked for, a move (rendered / memo hits / not keyable): " + ", ".join(
+            f"{n.split('#')[-1]} {memo[n, 'render'] / moves:.2f}/{memo[n, 'hit'] / moves:.2f}"
+            + (f"/{memo[n, 'unkeyed'] / moves:.2f}" if memo[n, "unkeyed"] else "")
+            for n in names))
+        for name, why in sorted(region_memo.WHY.items()):
+            print(f"    {name.split('#')[-1]} not keyable: {why}")
     if sent:
         sent.sort()
         print(f"  frames a move {len(sent) / moves:.2f}, bytes a frame: median "
