@@ -30,8 +30,8 @@ from django.db.models import Subquery
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
-# seconds a valid answer is kept, at most: longer than a round of a live table at its
-# slowest clock, so that a player's next move finds it. What ends a sign-in forgets it at
+# seconds a valid answer is kept, at most: longer than a round of four at the usual 45 s
+# turn clock, so that a player's next move usually finds it. What ends a sign-in forgets it at
 # once (above); this bound only covers a change made behind Django's back (an SQL update
 # of a password). A socket's first check is made as it connects (``TableConsumer``).
 KEPT = 300

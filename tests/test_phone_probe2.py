@@ -82,7 +82,10 @@ def test_after_the_game_the_invite_box_and_the_post_bar_say_nothing_of_a_game_on
     url = reverse("games:table", args=[table.pk])
     during = client.get(url).content.decode()
     assert "The game is on: send this link" in during  # (as it was: true while it is on)
-    assert "Come back when it is your turn" in during
+    # the bar holds both sentences, the one that fits shown (table.js switches them live)
+    assert re.search(r'data-post-when="playing">A post table: [^<]*Come back when it is your turn',
+                     during)
+    assert 'data-post-when="over" hidden>' in during
     game, s = state(game)
     first = ann if s.turn == 0 else bob
     play_for(game, first, {"kind": "bet", "stake": 2})
@@ -93,8 +96,8 @@ def test_after_the_game_the_invite_box_and_the_post_bar_say_nothing_of_a_game_on
     after = client.get(url).content.decode()
     assert "The game is on" not in after
     assert re.search(r'<section id="invite" class="invite is-hidden"', after)
-    assert "Come back when it is your turn" not in after
-    assert "This game is over." in after
+    assert 'data-post-when="playing" hidden>' in after
+    assert re.search(r'data-post-when="over">A post table: [^<]*This game is over\.', after)
 
 
 @pytest.mark.parametrize(("name", "language", "want"), [

@@ -375,6 +375,13 @@
       else if (now.showdown && !was.showdown) { play("result"); }
       else if (now.myTurn && !was.myTurn) { play("turn"); }
     }
+    // a post table's bar says whether its game is over: as the game ends, or another
+    // begins, the sentence that fits now shows (the standings show the end)
+    if (before && now.over !== was.over) {
+      document.querySelectorAll(".post-bar [data-post-when]").forEach(function (el) {
+        el.hidden = (el.dataset.postWhen === "over") !== now.over;
+      });
+    }
     attention(now.myTurn, now.myTurn && !was.myTurn);
     // your turn has come, or a move of yours changed your cards (a look, a draw)
     if (now.myTurn && (!was.myTurn || now.version !== was.version)) { handPending = true; }
