@@ -12,7 +12,7 @@ import re
 import pytest
 
 from games.templatetags.cards import AVATAR_COLOURS, avatar_colour
-from tests.servers import live_site
+from tests.servers import live_site, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -63,14 +63,6 @@ def contrast_problems(page):
             for v in found if v["impact"] in ("serious", "critical")]
 
 
-def log_in(page, base, name):
-    page.goto(base + "/accounts/login/")
-    page.fill("input[name=username]", name)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(base + "/")
-
-
 def colours_shown(page):
     return set(page.evaluate("""() => [...document.querySelectorAll('.avatar')]
         .filter(a => a.querySelector('.avatar__initials') &&
@@ -83,7 +75,7 @@ def test_every_avatar_colour_passes_axe(site, browser, scheme):
     context = browser.new_context(viewport={"width": 1280, "height": 800},
                                   color_scheme=scheme, bypass_csp=True)
     page = context.new_page()
-    log_in(page, site.url, NAMES[0])
+    log_in(page, site.url, NAMES[0], PASSWORD)
     page.wait_for_selector("#lobby-tables .table-row")
     assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == (
         scheme == "dark")

@@ -12,7 +12,7 @@ import time
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.servers import live_site
+from tests.servers import live_site, log_in
 from tests.test_i18n_events import english_left
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
@@ -56,14 +56,6 @@ def phone_page(browser, problems):
     page.on("pageerror", lambda exc: problems.append(str(exc)))
     page.on("console", lambda msg: msg.type == "error" and problems.append(msg.text))
     return page
-
-
-def log_in(page, site, name):
-    page.goto(site.url + "/accounts/login/")
-    page.fill("input[name=username]", name)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(site.url + "/")
 
 
 def scroll_width(page):
@@ -134,7 +126,7 @@ def shoot(page, shots, name):
 def test_a_stop_the_bus_game_in_japanese_fits_a_phone(site, browser, shots):
     problems = []
     page = phone_page(browser, problems)
-    log_in(page, site, "さくら")
+    log_in(page, site.url, "さくら", PASSWORD)
     page.click("form[action$='/tables/play-now/'] button")
     page.wait_for_url(re.compile(r".*/t/\d+/$"))
     page.wait_for_selector('#status[data-my-turn="1"]', timeout=30000)
@@ -195,7 +187,7 @@ def test_a_stop_the_bus_game_in_japanese_fits_a_phone(site, browser, shots):
 def test_a_brag_game_in_japanese_fits_a_phone(site, browser, shots):
     problems = []
     page = phone_page(browser, problems)
-    log_in(page, site, "ひろし")
+    log_in(page, site.url, "ひろし", PASSWORD)
     page.goto(f"{site.url}/t/{site.brag_table}/")
     shoot(page, shots, "brag-waiting")
     fits(page, "waiting")

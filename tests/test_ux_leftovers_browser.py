@@ -19,7 +19,7 @@ import sys
 
 import pytest
 
-from tests.servers import ROOT, live_site
+from tests.servers import ROOT, live_site, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
@@ -71,14 +71,6 @@ def new_page(browser, size, language="en"):
     context = browser.new_context(viewport=size, locale="ja-JP" if language == "ja" else "en-GB",
                                   extra_http_headers={"Accept-Language": language})
     return context.new_page()
-
-
-def log_in(page, site):
-    page.goto(site.url + "/accounts/login/")
-    page.fill("#id_username", "alice")
-    page.fill("#id_password", PASSWORD)
-    page.click("main form.stacked-form button[type=submit]")
-    page.wait_for_url(site.url + "/")
 
 
 RING_OVERLAPS = """() => {
@@ -149,7 +141,7 @@ def test_focus_rings_never_cover_a_label_a_help_line_or_an_error(browser, site, 
         assert page.locator("main .errorlist").count(), f"{label}: no errors shown"
         check(f"{label}-errors")
 
-    log_in(page, site)
+    log_in(page, site.url, "alice", PASSWORD)
     page.goto(site.url + "/accounts/password_change/")
     check("password-change")
     send_blank(page, 0)
@@ -235,7 +227,7 @@ def test_japanese_words_stay_whole_and_nothing_overflows_on_a_phone(browser, sit
     logged_in = False
     for label, path, member in JAPANESE_PAGES:
         if member and not logged_in:  # (the anonymous pages leave a csrftoken cookie)
-            log_in(page, site)
+            log_in(page, site.url, "alice", PASSWORD)
             logged_in = True
         page.goto(site.url + path)
         assert page.url == site.url + path, f"{label}: sent on to {page.url}"
@@ -278,7 +270,7 @@ CHART_LABELS = """() => [...document.querySelectorAll('svg.chart')].flatMap(svg 
 @pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
 def test_chart_labels_are_drawn_whole_beside_their_bars(browser, site, shots, size, language):
     page = new_page(browser, size, language)
-    log_in(page, site)
+    log_in(page, site.url, "alice", PASSWORD)
     page.goto(site.url + "/u/alice/")
     assert page.locator("#categories-chart .chart__label").count() == 7
     page.locator("#categories-chart").screenshot(

@@ -21,7 +21,7 @@ import re
 
 import pytest
 
-from tests.servers import live_site
+from tests.servers import live_site, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
@@ -76,14 +76,6 @@ def new_page(browser, size, language="en", problems=None):
     return page
 
 
-def log_in(page, site, name):
-    page.goto(site.url + "/accounts/login/")
-    page.fill("input[name=username]", name)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(site.url + "/")
-
-
 def open_table(page, site, variant, pace="", name="Probe"):
     """A new waiting table of four seats with one bot; ``pace`` a post pace or ""."""
     page.goto(site.url + "/")
@@ -116,7 +108,7 @@ def test_brag_own_seat_is_centred_on_a_phone_and_the_notice_goes_at_the_start(
         site, browser, shots):
     problems = []
     page = new_page(browser, PHONE, problems=problems)
-    log_in(page, site, "ann")
+    log_in(page, site.url, "ann", PASSWORD)
     open_table(page, site, "Three Card Brag", pace="1h", name="Brag probe")
     # an unknown player invited: the notice says so, while the table waits
     page.fill("#invite-name", "nobody_yet")
@@ -141,7 +133,7 @@ def test_brag_own_seat_is_centred_on_a_phone_and_the_notice_goes_at_the_start(
 
     # on a desktop the seat keeps its place at the end of its column, by the cards
     desk = new_page(browser, DESKTOP, problems=problems)
-    log_in(desk, site, "ann")
+    log_in(desk, site.url, "ann", PASSWORD)
     desk.goto(page.url)
     desk.wait_for_selector("#me .seat--brag", timeout=15000)
     seat, hand = box(desk, "#me .seat--brag"), box(desk, "#hand .cards--hand")
@@ -154,7 +146,7 @@ def test_a_notice_fades_while_the_board_keeps_changing(site, browser):
     """Bots' moves come every fraction of a second: a notice used to wait six seconds from
     the last of them, so it stayed for the whole game."""
     page = new_page(browser, DESKTOP)
-    log_in(page, site, "ann")
+    log_in(page, site.url, "ann", PASSWORD)
     open_table(page, site, "Stop the Bus (classic)", name="Fade probe")
     page.click("#waiting .bot-form button")
     page.wait_for_function(
@@ -174,7 +166,7 @@ def test_the_keyboard_help_is_for_keyboards_and_the_hints_switch_shows_its_state
         site, browser, shots):
     for size in (PHONE, DESKTOP):
         page = new_page(browser, size)
-        log_in(page, site, "ann")
+        log_in(page, site.url, "ann", PASSWORD)
         page.goto(f"{site.url}/t/{site.over_table}/")
         page.wait_for_selector("body[data-live]", state="attached", timeout=15000)
         keys = page.locator(".keys-help summary")
@@ -209,7 +201,7 @@ KEPT_TOGETHER = """() => [...document.querySelectorAll('#standings .keep-togethe
 @pytest.mark.parametrize("size", [PHONE, NARROW])
 def test_the_end_of_a_game_in_japanese_keeps_names_and_cards_whole(site, browser, shots, size):
     page = new_page(browser, size, "ja")
-    log_in(page, site, "hana")
+    log_in(page, site.url, "hana", PASSWORD)
     page.goto(f"{site.url}/t/{site.over_table}/")
     page.wait_for_selector("#standings h2", timeout=15000)
     page.wait_for_timeout(500)
@@ -244,7 +236,7 @@ def small(found, least=40):
 
 def test_tap_targets_on_a_phone(site, browser, shots):
     page = new_page(browser, PHONE)
-    log_in(page, site, "ann")
+    log_in(page, site.url, "ann", PASSWORD)
     # the profile's table settings: 22-pixel boxes, lines 40 pixels tall
     page.goto(site.url + "/accounts/profile/")
     boxes = targets(page, ".stacked-form .field--check > input[type=checkbox]")
@@ -261,7 +253,7 @@ def test_tap_targets_on_a_phone(site, browser, shots):
     page.screenshot(path=shots / "probe-replay-phone.png")
     # a player with no game yet: "Find a table."
     other = new_page(browser, PHONE)
-    log_in(other, site, "hana")
+    log_in(other, site.url, "hana", PASSWORD)
     other.goto(site.url + "/stats/")
     assert small(targets(other, ".stats-head ~ .card-panel p > a")) == []
     other.screenshot(path=shots / "probe-stats-empty-phone.png")
@@ -274,7 +266,7 @@ def test_tap_targets_on_a_phone(site, browser, shots):
 
 def test_tap_targets_in_play_and_the_notifications(site, browser, shots):
     page = new_page(browser, PHONE)
-    log_in(page, site, "ann")
+    log_in(page, site.url, "ann", PASSWORD)
     open_table(page, site, "Stop the Bus (classic)", name="Tap probe")
     page.click("#waiting form[action$='/start/'] button")
     page.wait_for_selector('#status[data-my-turn="1"]', timeout=30000)
@@ -295,7 +287,7 @@ def test_tap_targets_in_play_and_the_notifications(site, browser, shots):
 
 def test_the_notifications_list_on_a_phone(site, browser, shots):
     page = new_page(browser, PHONE)
-    log_in(page, site, "hana")
+    log_in(page, site.url, "hana", PASSWORD)
     page.goto(site.url + "/notifications/")
     assert small(targets(page, "main .bell-list__item .link-button")) == []
     mark_all = box(page, "main form:has(input[value=all]) .btn")
