@@ -417,7 +417,8 @@ def do_schedule_digests(now=None) -> int:
     transaction with the player's local date; an hour skipped by a clock change counts
     as come, and an hour that happens twice sends once)."""
     now = now or timezone.now()
-    enabled = DigestSetting.objects.filter(enabled=True)
+    # a guest has no address of their own (``preferences.has_address``): never mailed
+    enabled = DigestSetting.objects.filter(enabled=True, user__is_guest=False)
     names = set(enabled.values_list("user__time_zone", flat=True).distinct())
     count = 0
     for name in sorted(names):

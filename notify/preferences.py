@@ -22,11 +22,20 @@ def push_available() -> bool:
                 getattr(settings, "VAPID_PRIVATE_KEY", ""))
 
 
+def has_address(user) -> bool:
+    """Can anything be emailed to ``user``? (A guest has no address of their own: only a
+    placeholder at guest.invalid, until they sign up.)"""
+    return bool(getattr(user, "email", "")) and not getattr(user, "is_guest", False)
+
+
 def channels_for(user, event: str) -> set[str]:
-    """The channels ``event`` reaches ``user`` on (the test goes everywhere it can)."""
+    """The channels ``event`` reaches ``user`` on (the test goes everywhere it can; email
+    only to a player with an address)."""
     if event == "test":
         return {Channel.SITE, Channel.PUSH}
     cells = dict(DEFAULTS.get(event, {}))
+    if not has_address(user):
+        cells.pop(Channel.EMAIL, None)
     for channel, enabled in NotificationPreference.objects.filter(
             user=user, event=event).values_list("channel", "enabled"):
         if cells.get(channel) is not None:

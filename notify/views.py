@@ -23,7 +23,7 @@ from games.access import may_watch
 from . import actions
 from .forms import CHANNEL_LABELS, DigestForm, Invalid, parse_grid, parse_ids, parse_subscription
 from .models import EVENT_CHOICES, DigestSetting, Notification, TableMute
-from .preferences import GRID_EVENTS, grid_for, push_available
+from .preferences import GRID_EVENTS, grid_for, has_address, push_available
 from .texts import text_for
 
 PAGE = 50
@@ -77,8 +77,11 @@ def preferences(request):
             if form.has_error("time_zone"):
                 return _refuse(request, _("Choose a time zone from the list."))
             return _refuse(request, _("Choose an hour from the list."))
+        if not has_address(request.user):  # a guest: nothing can be emailed to them
+            grid = {event: {channel: on and channel != Channel.EMAIL
+                            for channel, on in row.items()} for event, row in grid.items()}
         actions.do_save_preferences(
-            request.user, grid, digest="digest" in request.POST,
+            request.user, grid, digest="digest" in request.POST and has_address(request.user),
             digest_hour=form.cleaned_data["digest_hour"],
             time_zone=form.cleaned_data["time_zone"] if "time_zone" in request.POST else None)
         messages.success(request, _("Your notification settings are saved."))
@@ -87,8 +90,10 @@ def preferences(request):
     labels = dict(EVENT_CHOICES)
     push = push_available()
     # without browser notifications on the site, no column for them (the panel says why)
+    # and without an address (a guest), no email column nor daily email (the form says why)
+    mail = has_address(request.user)
     channels = [(channel, label) for channel, label in CHANNEL_LABELS.items()
-                if push or channel != Channel.PUSH]
+                if (push or channel != Channel.PUSH) and (mail or channel != Channel.EMAIL)]
     rows = [(event, labels[event],
              [(channel, CHANNEL_LABELS[channel], grid[event][channel])
               for channel, _label in channels if channel in grid[event]])
@@ -101,7 +106,7 @@ def preferences(request):
         "digest_hour": setting.hour if setting else 8, "hours": range(24),
         "time_zone": request.user.time_zone, "zone_name": zone_name(request.user),
         "site_zone": site_zone_name(), "zone_singles": zone_singles, "zone_groups": zone_groups,
-        "push_available": push, "mutes": mutes,
+        "push_available": push, "mutes": mutes, "has_address": mail,
         "vapid_public_key": getattr(settings, "VAPID_PUBLIC_KEY", ""),
     })
 
