@@ -220,6 +220,7 @@ def table_page(request, table_id: int):
     context["bot_form"] = BotForm()
     context["post_bar"] = turns.post_bar(data.table, request.user)
     context["hints_enabled"] = hints_on(data.table, request.user)
+    context["guest_kept_from_chat"] = actions.guest_kept_out(request.user)
     return render(request, "games/table.html", context)
 
 

@@ -24,7 +24,7 @@ from .base import (
                    state_of,
                    user_group,
 )
-from .chat import clean_chat, do_chat
+from .chat import clean_chat, do_chat, guest_kept_out
 from .clock import (
                    LEASE,
                    TIMEOUTS_BEFORE_AWAY,
@@ -76,7 +76,7 @@ __all__ = [
     "post_table_limit",
     "LEASE", "LOBBY_GROUP", "TIMEOUTS_BEFORE_AWAY", "WORKER_ID", "Played", "Refused",
     "abandon_after", "announce_lobby", "bot_choice", "bot_name_for", "clean_chat",
-    "current_game", "do_add_bot", "do_arrive", "do_chat", "do_check_abandoned",
+    "current_game", "do_add_bot", "do_arrive", "do_chat", "do_check_abandoned", "guest_kept_out",
     "do_claim_due_jobs", "do_create_table", "do_depart", "do_invite", "do_end_sessions",
     "do_forget_guests",
     "do_join_table", "do_leave_table",

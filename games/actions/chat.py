@@ -23,9 +23,15 @@ def clean_chat(text: str) -> str:
     return " ".join(BIDI_CONTROLS.sub("", text or "").split())
 
 
+def guest_kept_out(user) -> bool:
+    """Is ``user`` a guest while guests may not chat (``STOPBUS_GUEST_CHAT`` off)? The
+    table page then says so instead of offering the chat box."""
+    return getattr(user, "is_guest", False) and not setting("STOPBUS_GUEST_CHAT", False)
+
+
 def do_chat(table: Table, user, text: str) -> ChatMessage:
     """A chat line at ``table``: players always, spectators if the table allows it."""
-    if getattr(user, "is_guest", False) and not setting("STOPBUS_GUEST_CHAT", False):
+    if guest_kept_out(user):
         raise Refused("guest_chat", _("Guests cannot chat here. Sign up to chat at the "
                                       "tables."))
     text = clean_chat(text)

@@ -397,10 +397,11 @@ def check_post_table_limit(user) -> None:
 # -- notifications (the notify app writes and sends them) ----------------------------------------
 
 
-def tell_started(table: Table, seats) -> None:
-    """A game began at ``table``: each person sitting there is told (every pace)."""
+def tell_started(table: Table, seats, but=None) -> None:
+    """A game began at ``table``: each person sitting there is told (every pace), but the
+    one whose action started it (``but``)."""
     for seat in seats:
-        if seat.user_id:
+        if seat.user_id and seat.user_id != getattr(but, "pk", None):
             _notify(seat.user_id, "table_started", table,
                     key=f"started:{table.pk}:{table.games.count()}")
 

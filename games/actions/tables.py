@@ -142,7 +142,7 @@ def do_join_table(table: Table, user) -> Seat:
             _withdraw(user.pk, f"invited:{table.pk}:{user.pk}")
         announce_table(table.pk)
         if free_position(table) is None:
-            start_locked(table)
+            start_locked(table, by=user)
     return seat
 
 
@@ -163,7 +163,7 @@ def do_add_bot(table: Table, by_user, level: str) -> Seat:
         table.save(update_fields=["updated_at"])
         announce_table(table.pk)
         if free_position(table) is None:
-            start_locked(table)
+            start_locked(table, by=by_user)
     return seat
 
 
@@ -244,7 +244,7 @@ def do_start_game(table: Table, by_user) -> Game:
     with transaction.atomic():
         table = lock_table(table.pk)
         must_be_host(table, by_user)
-        return start_locked(table)
+        return start_locked(table, by=by_user)
 
 
 def do_play_again(table: Table, by_user) -> Game:
@@ -254,11 +254,12 @@ def do_play_again(table: Table, by_user) -> Game:
             raise Refused("not_seated", _("Only players at the table can start another game."))
         if table.status != Table.Status.FINISHED:
             raise Refused("not_finished", _("The current game is not over yet."))
-        return start_locked(table)
+        return start_locked(table, by=by_user)
 
 
-def start_locked(table: Table) -> Game:
-    """Deal a new game at ``table`` (its row locked by the caller)."""
+def start_locked(table: Table, by=None) -> Game:
+    """Deal a new game at ``table`` (its row locked by the caller); ``by``, the player
+    whose action started it (who is not told it started: they are there)."""
     if table.status == Table.Status.PLAYING:
         raise Refused("started", _("The game has already started."))
     if table.status == Table.Status.CLOSED:
@@ -300,7 +301,7 @@ def start_locked(table: Table) -> Game:
     remember(game.pk, state)
     schedule_after(game, state, seats, table.turn_seconds)
     announce_table(table.pk, 0)
-    tell_started(table, seats)
+    tell_started(table, seats, but=by)
     return game
 
 

@@ -378,7 +378,7 @@
     // a post table's bar says whether its game is over: as the game ends, or another
     // begins, the sentence that fits now shows (the standings show the end)
     if (before && now.over !== was.over) {
-      document.querySelectorAll(".post-bar [data-post-when]").forEach(function (el) {
+      document.querySelectorAll(".post-bar [data-post-when='over'], .post-bar [data-post-when='playing']").forEach(function (el) {
         el.hidden = (el.dataset.postWhen === "over") !== now.over;
       });
     }
