@@ -21,6 +21,18 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 PASSWORD = "a-long-secret-88"
 
 
+# the notifications the service worker shows, waited for up to 10 s
+SHOWN = """async () => {
+    const r = await navigator.serviceWorker.ready;
+    for (let i = 0; i < 100; i++) {
+        const ns = await r.getNotifications();
+        if (ns.length) return ns.map(n => ({title: n.title, body: n.body,
+                                            tag: n.tag, data: n.data}));
+        await new Promise(ok => setTimeout(ok, 100));
+    }
+    return [];
+}"""
+
 @pytest.fixture
 def site(tmp_path):
     private, public = new_vapid_pair()
@@ -87,19 +99,17 @@ def test_manifest_service_worker_push_and_offline(site, tmp_path):
                                if r["scopeURL"] == base + "/")
         payload = {"title": "Your turn at Juniper", "body": "Open the table to play.",
                    "url": f"/t/{site.table_id}/", "tag": "your-turn", "table": "Juniper"}
-        cdp.send("ServiceWorker.deliverPushMessage", {
-            "origin": base + "/", "registrationId": registration_id,
-            "data": json.dumps(payload)})
-        shown = page.evaluate("""async () => {
-            const r = await navigator.serviceWorker.ready;
-            for (let i = 0; i < 100; i++) {
-                const ns = await r.getNotifications();
-                if (ns.length) return ns.map(n => ({title: n.title, body: n.body,
-                                                    tag: n.tag, data: n.data}));
-                await new Promise(ok => setTimeout(ok, 100));
-            }
-            return [];
-        }""")
+        shown = []
+        # a push the protocol hands over while the browser is busy starting the worker may
+        # be dropped (seen once on a loaded machine): it is handed over again, up to three
+        # times (the same tag: one notification however many arrive)
+        for _attempt in range(3):
+            cdp.send("ServiceWorker.deliverPushMessage", {
+                "origin": base + "/", "registrationId": registration_id,
+                "data": json.dumps(payload)})
+            shown = page.evaluate(SHOWN)
+            if shown:
+                break
         assert shown == [{"title": "Your turn at Juniper", "body": "Open the table to play.",
                           "tag": "your-turn",
                           "data": {"url": f"/t/{site.table_id}/", "table": "Juniper"}}]
