@@ -33,7 +33,7 @@ from .models import (
     PushSubscription,
     TableMute,
 )
-from .preferences import DEFAULTS, channels_for, push_available
+from .preferences import DEFAULTS, channels_for, has_address, push_available
 
 log = logging.getLogger(__name__)
 
@@ -171,7 +171,13 @@ def do_mark_read(user, ids=None) -> int:
 def do_save_preferences(user, grid: dict[str, dict[str, bool]], digest: bool | None = None,
                         digest_hour: int | None = None, time_zone: str | None = None) -> None:
     """Store the cells of ``grid`` that differ from the defaults, and the player's time
-    zone when given ("": the site's) (the caller validated)."""
+    zone when given ("": the site's) (the caller validated). A player with no address (a
+    guest) keeps no email cell on and no daily email."""
+    if not has_address(user):
+        grid = {event: {channel: on and channel != Channel.EMAIL for channel, on in row.items()}
+                for event, row in grid.items()}
+        if digest is not None:
+            digest = False
     with transaction.atomic():
         if time_zone is not None and time_zone != user.time_zone:
             get_user_model().objects.filter(pk=user.pk).update(time_zone=time_zone)

@@ -77,11 +77,8 @@ def preferences(request):
             if form.has_error("time_zone"):
                 return _refuse(request, _("Choose a time zone from the list."))
             return _refuse(request, _("Choose an hour from the list."))
-        if not has_address(request.user):  # a guest: nothing can be emailed to them
-            grid = {event: {channel: on and channel != Channel.EMAIL
-                            for channel, on in row.items()} for event, row in grid.items()}
         actions.do_save_preferences(
-            request.user, grid, digest="digest" in request.POST and has_address(request.user),
+            request.user, grid, digest="digest" in request.POST,
             digest_hour=form.cleaned_data["digest_hour"],
             time_zone=form.cleaned_data["time_zone"] if "time_zone" in request.POST else None)
         messages.success(request, _("Your notification settings are saved."))

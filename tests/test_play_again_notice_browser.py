@@ -42,16 +42,30 @@ def site(tmp_path_factory):
         yield server
 
 
-def test_a_notice_goes_when_another_game_starts_at_the_same_hand_number(site, browser):
-    assert site.hands == 1  # the game ended with its first hand
+def open_table(site, browser, table_id):
+    """ann's page of the table, live, at 1280x800: (context, page, the page's errors)."""
     context = browser.new_context(viewport={"width": 1280, "height": 800},
                                   reduced_motion="reduce")
     page = context.new_page()
     problems = []
     page.on("pageerror", lambda exc: problems.append(str(exc)))
     log_in(page, site.url, "ann", PASSWORD)
-    page.goto(f"{site.url}/t/{site.table}/")
+    page.goto(f"{site.url}/t/{table_id}/")
     page.wait_for_selector("body[data-live]", state="attached", timeout=15000)
+    return context, page, problems
+
+
+def wait_for_another_game(page, game_id):
+    """Until the board names a game other than ``game_id``."""
+    page.wait_for_function(
+        "g => { const s = document.getElementById('status'); "
+        "return s && s.dataset.game && s.dataset.game !== g; }", arg=str(game_id),
+        timeout=15000)
+
+
+def test_a_notice_goes_when_another_game_starts_at_the_same_hand_number(site, browser):
+    assert site.hands == 1  # the game ended with its first hand
+    context, page, problems = open_table(site, browser, site.table)
     again = page.locator("form[action$='/again/'] button")
     again.wait_for()
     assert page.get_attribute("#status", "data-game") == str(site.game)
@@ -62,10 +76,7 @@ def test_a_notice_goes_when_another_game_starts_at_the_same_hand_number(site, br
       const m = n.cloneNode(false); m.textContent = 'From the last game';
       n.replaceWith(m); }""")
     again.click()
-    page.wait_for_function(
-        "g => { const s = document.getElementById('status'); "
-        "return s && s.dataset.game && s.dataset.game !== g; }", arg=str(site.game),
-        timeout=15000)
+    wait_for_another_game(page, site.game)
     assert page.get_attribute("#status", "data-hand") == "1"
     assert page.locator("#notice").inner_text().strip() == ""
     assert problems == []
@@ -77,23 +88,13 @@ PLAYING = ".post-bar [data-post-when='playing']"
 
 
 def test_the_post_bar_follows_the_game_to_its_end_and_into_the_next(site, browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 800},
-                                  reduced_motion="reduce")
-    page = context.new_page()
-    problems = []
-    page.on("pageerror", lambda exc: problems.append(str(exc)))
-    log_in(page, site.url, "ann", PASSWORD)
-    page.goto(f"{site.url}/t/{site.post_table}/")
-    page.wait_for_selector("body[data-live]", state="attached", timeout=15000)
+    context, page, problems = open_table(site, browser, site.post_table)
     assert page.locator(OVER).is_visible()
     assert "This game is over." in page.locator(OVER).inner_text()
     assert not page.locator(PLAYING).is_visible()
     # the next game, on the same post table: come back at your turn
     page.locator("form[action$='/again/'] button").click()
-    page.wait_for_function(
-        "g => { const s = document.getElementById('status'); "
-        "return s && s.dataset.game && s.dataset.game !== g; }", arg=str(site.post_game),
-        timeout=15000)
+    wait_for_another_game(page, site.post_game)
     page.wait_for_function(f"() => document.querySelector(\"{OVER}\").hidden", timeout=5000)
     assert page.locator(PLAYING).get_attribute("hidden") is None
     assert "Come back when it is your turn" in page.locator(PLAYING).text_content()

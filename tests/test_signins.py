@@ -107,4 +107,3 @@ def test_the_session_key_never_names_a_cache_entry():
     name = signins._session_key(session.session_key)
     assert session.session_key not in name
     assert cache.get(name) is not None
-
