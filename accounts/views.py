@@ -24,6 +24,7 @@ from django.views.decorators.http import require_POST, require_safe
 from django.views.generic import FormView, TemplateView, UpdateView
 
 from accounts import holidays, mail_limits
+from accounts.client_address import client_ip, limit_group
 from accounts.forms import (
     EmailChangeForm,
     HolidayForm,
@@ -38,6 +39,7 @@ from accounts.guests import GuestRefused, become_member, is_guest, start_guest
 from accounts.language import reader_language
 from accounts.models import HOLIDAY_DAYS_A_YEAR, Holiday, User
 from accounts.redirects import redirect_next
+from games import ratelimit
 
 # A sign-up waits this long for its address to be confirmed (in the cache: nothing
 # is written to the database until then, so nobody can hold a name or an address
@@ -421,6 +423,27 @@ class LogInView(auth_views.LoginView):
     private table is named only to a visitor who came with its link."""
 
     form_class = LogInForm
+
+    # django-axes pauses one username from one address after five wrong passwords; this
+    # pauses an address that tries many usernames (a password sprayed across accounts):
+    # STOPBUS_LOGIN_FAILURES_PER_ADDRESS failed log-ins in 15 minutes, then none for a while
+    FAILURES_WINDOW = 15 * 60
+
+    def _failures_key(self) -> str:
+        return f"login-failed:{limit_group(client_ip(self.request))}"
+
+    def _failures_limit(self) -> int:
+        return int(getattr(settings, "STOPBUS_LOGIN_FAILURES_PER_ADDRESS", 20))
+
+    def post(self, request, *args, **kwargs):
+        if ratelimit.used(self._failures_key(), self.FAILURES_WINDOW) >= self._failures_limit():
+            return render(request, "accounts/lockout.html", status=429)
+        return super().post(request, *args, **kwargs)
+
+    def form_invalid(self, form):
+        if self.request.POST.get("password"):  # a password tried, and refused
+            ratelimit.allow(self._failures_key(), self._failures_limit(), self.FAILURES_WINDOW)
+        return super().form_invalid(form)
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)

@@ -63,6 +63,7 @@ CLOSE_TOO_MANY = 4429
 BUSY = gettext_lazy("The table is busy, try again in a moment; your move was not played.")
 TOO_MANY_RELOADS = gettext_lazy("Too many reloads; wait a minute.")
 SIGNED_OUT = gettext_lazy("You were signed out; sign in again to go on.")
+BAD_FRAME = gettext_lazy("Something went wrong with that message; nothing was changed.")
 CLOSED_TO_SPECTATORS = gettext_lazy("The players have closed this table to spectators.")
 GAME_STARTED_CLOSED = gettext_lazy("The game has started and this table is not open to "
                                    "spectators.")
@@ -323,6 +324,13 @@ class TableConsumer(Socket):
         except BadFrame as exc:
             await self.send(text_data=notice(str(exc)))
             return
+        except Exception:
+            # a frame the checks missed must not take the socket down with it (its
+            # disconnect would never run: its count, presence and groups left behind)
+            log.exception("a frame from %s at table %s could not be read", self.user,
+                          self.table_id)
+            await self.send(text_data=notice(str(BAD_FRAME)))
+            return
         self.inbox.append(frame)
         if self.working is None or self.working.done():
             self.working = asyncio.create_task(self._work_through())
@@ -356,8 +364,7 @@ class TableConsumer(Socket):
             # Whatever a frame does, the connection survives it: a crashed consumer would
             # never leave its group, and the page would lose its view.
             log.exception("frame from %s at table %s failed", self.user, self.table_id)
-            await self.send(text_data=notice(_("Something went wrong with that message; "
-                                               "nothing was changed.")))
+            await self.send(text_data=notice(str(BAD_FRAME)))
 
     def _admit(self, invites: list[str]) -> bool | str | None:
         """May this socket open the table (``may_watch``), or is its sign-in over
@@ -600,7 +607,11 @@ class LobbyConsumer(Socket):
         await self.unfollow_user()
 
     async def receive(self, text_data=None, bytes_data=None):
-        await self.send(text_data=notice(_("The lobby only listens.")))
+        # a page of ours sends nothing here: a few frames are told so, a flood is dropped
+        if getattr(self, "told", None) is None:
+            self.told = ratelimit.Bucket(0.2, 3)
+        if self.told.allow():
+            await self.send(text_data=notice(_("The lobby only listens.")))
 
     async def lobby_changed(self, event):
         html = await db(render.lobby)(self.user, event.get("stamp"))

@@ -11,6 +11,7 @@ field that is wrong. Nothing is coerced silently: ``"stop": "yes"`` and
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
@@ -28,6 +29,11 @@ class BadFrame(ValueError):
     the language active when it was parsed (the socket's)."""
 
 
+# a form field's whole number: an optional minus, then at most nine ASCII digits ("--1",
+# "1_0", " 1" and "١" are not numbers, though int() would take some of them)
+_INTEGER = re.compile(r"-?[0-9]{1,9}")
+
+
 def _number(name: str, value) -> int:
     # an int, or the digits a form field holds ("12"); a bool is no number
     if isinstance(value, bool):
@@ -35,8 +41,7 @@ def _number(name: str, value) -> int:
                          "not %(value)s.") % {"field": repr(name), "value": json.dumps(value)})
     if isinstance(value, int):
         number = value
-    elif (isinstance(value, str) and value.isascii() and value.lstrip("-").isdigit()
-          and len(value) < 10):
+    elif isinstance(value, str) and _INTEGER.fullmatch(value):
         number = int(value)
     else:
         raise BadFrame(_("The field %(field)s is not valid: it must be a whole number.") % {

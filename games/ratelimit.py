@@ -38,6 +38,17 @@ def allow(key: str, limit: int, seconds: int) -> bool:
     return hits + before * still <= limit
 
 
+def used(key: str, seconds: int) -> float:
+    """How many hits :func:`allow` counts for ``key`` in the last ``seconds`` (the same
+    estimate), without counting one more."""
+    now = time.time()
+    window = int(now // seconds)
+    found = cache.get_many([f"rate:{key}:{window}", f"rate:{key}:{window - 1}"])
+    still = 1.0 - (now / seconds - window)
+    return (found.get(f"rate:{key}:{window}") or 0) + (
+        found.get(f"rate:{key}:{window - 1}") or 0) * still
+
+
 class Bucket:
     """``rate`` events a second, bursts up to ``burst``."""
 

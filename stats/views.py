@@ -306,8 +306,10 @@ def game_replay(request, game_id):
     if game.status != Game.Status.FINISHED:
         # a game in play has secrets (hands, the stock, the seed): no replay until it ends
         raise Http404(_("Replays open when the game is over."))
-    if game.table.private and not may_watch(game.table_id, request.user,
-                                            request.session.get("invites", [])):
+    if game.table.private and not (
+            request.user.is_authenticated
+            and GamePlayer.objects.filter(game=game, user=request.user).exists()) and not (
+            may_watch(game.table_id, request.user, request.session.get("invites", []))):
         # a private table's games are for its players and the people they invited
         raise Http404(_("This game was played at a private table."))
     try:

@@ -12,7 +12,8 @@ same on every database.
 from __future__ import annotations
 
 from django.core.exceptions import BadRequest, SuspiciousOperation
-from django.http import HttpResponse, HttpResponseNotAllowed
+from django.http import HttpResponse, HttpResponseNotAllowed, QueryDict
+from django.utils.datastructures import MultiValueDict
 from django.views.defaults import bad_request
 
 # every page and form of the site is read with GET (or HEAD) and sent with POST
@@ -54,7 +55,9 @@ class RefuseUnreadableRequests:
                 request.body  # noqa: B018
                 fields = request.POST  # a form's fields (empty for a JSON body)
             except Exception:  # too big, or a body that does not parse as the form it
-                # claims to be
+                # claims to be: answered as an empty form, so that nothing reads it again
+                # (the 400 page's own CSRF check would, and log a traceback)
+                request._post, request._files = QueryDict(), MultiValueDict()
                 return bad_request(request, BadRequest("A form that cannot be read."))
             for key, values in fields.lists():
                 texts.append(key)
@@ -82,3 +85,15 @@ class RefuseUnknownMethods:
             response["Content-Length"] = "0"
             return response
         return HttpResponseNotAllowed(METHODS)
+
+
+class OneLine:
+    """A logging filter: a record logged with its traceback is kept without it. For
+    ``django.security``: a request with a Host the site does not serve, or a form past the
+    size limit, is the client's mistake, answered 400; one line says so, and anyone
+    sending such requests does not fill the log with tracebacks."""
+
+    def filter(self, record) -> bool:
+        record.exc_info = None
+        record.exc_text = None
+        return True

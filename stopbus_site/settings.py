@@ -415,14 +415,20 @@ LOGGING = {
     "formatters": {
         "plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"},
     },
+    "filters": {"one_line": {"()": "stopbus_site.middleware.OneLine"}},
     "handlers": {
         # The level on the handler too: runserver's request log propagates INFO
         # records up to the root logger, and it already prints them itself.
         "console": {"class": "logging.StreamHandler", "formatter": "plain", "level": LOG_LEVEL},
+        "security": {"class": "logging.StreamHandler", "formatter": "plain",
+                     "level": "WARNING", "filters": ["one_line"]},
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {
         # Axes logs every failed attempt at INFO; warnings still come through.
         "axes": {"level": "WARNING"},
+        # a bad Host header or a form too big: one line each, no traceback (a client's
+        # mistake, answered 400)
+        "django.security": {"handlers": ["security"], "propagate": False},
     },
 }

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from .. import ratelimit
+from ..access import plays_at
 from ..models import ChatMessage, Table
 from .base import Refused, current_game, send_on_commit, setting
 
@@ -44,9 +45,7 @@ def do_chat(table: Table, user, text: str) -> ChatMessage:
             "Messages are at most %(limit)d character.",
             "Messages are at most %(limit)d characters.", ChatMessage.MAX_LENGTH) % {
             "limit": ChatMessage.MAX_LENGTH})
-    seated = table.seat_set.filter(user=user).exists() or table.games.filter(
-        players__user=user).exists()
-    if not seated and not table.spectator_chat:
+    if not plays_at(table, user) and not table.spectator_chat:
         raise Refused("spectator_chat", _("Only the players can chat at this table."))
     limit = setting("STOPBUS_CHAT_PER_MINUTE", 12)
     if not ratelimit.allow(f"chat:{user.pk}", limit, 60):
