@@ -172,7 +172,7 @@ def manifest(request):
     data = {
         "name": _("Stop the Bus"),
         "short_name": _("Stop the Bus"),
-        "description": _("An online card room for Stop the Bus and three-card Brag."),
+        "description": _("An online card room for Stop the Bus and Three Card Brag."),
         "id": "/",
         "start_url": "/?source=app",
         "scope": "/",

@@ -20,6 +20,18 @@
     document.querySelectorAll(".message--success, .message--info").forEach(dismiss);
   }, STALE_AFTER_MS);
 
+  // A form sent back with errors: the first field in error has the focus (not the one
+  // the form puts first, whose autofocus would otherwise win), so that a keyboard or
+  // screen-reader user lands where the form needs them.
+  function focusFirstError() {
+    var field = document.querySelector('form [aria-invalid="true"]');
+    if (field && typeof field.focus === "function") { field.focus(); }
+  }
+  // (again once the page has loaded: the browser may give the autofocus field the focus
+  // only after the page is parsed)
+  focusFirstError();
+  window.addEventListener("load", function () { window.requestAnimationFrame(focusFirstError); });
+
   window.stopbusDropStaleMessages = function () {
     document.querySelectorAll(".message--success, .message--info").forEach(dismiss);
   };
