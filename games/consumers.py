@@ -179,9 +179,15 @@ class Socket(AsyncWebsocketConsumer):
                                       self.post_table)
         await self.send(text_data=html)
 
+    # does this socket's page have the notice line (a table's page)? The lobby and /turns
+    # have none: told their sign-in ended by the close alone, they load again, signed out
+    # (static/js/site.js)
+    shows_notices = False
+
     async def session_ended(self, event):
         """The user logged out, changed their password or was deactivated."""
-        await self.send(text_data=notice(str(SIGNED_OUT)))
+        if self.shows_notices:
+            await self.send(text_data=notice(str(SIGNED_OUT)))
         await self.close(code=CLOSE_UNAUTHENTICATED)
 
     async def notify_changed(self, event):
@@ -204,6 +210,8 @@ class TableConsumer(Socket):
     audience (``games.actions.publish``): no query, no render. Its own database work --
     arriving, a move, a board when it fell behind, the presence row once a minute --
     goes through :meth:`db_work`, one small bounded path."""
+
+    shows_notices = True
 
     shows_turn_list = False
 

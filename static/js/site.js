@@ -32,6 +32,17 @@
   focusFirstError();
   window.addEventListener("load", function () { window.requestAnimationFrame(focusFirstError); });
 
+  // The lobby's or /turns' socket closed because the sign-in ended (logged out in another
+  // tab, a new password, an account switched off: 4401): the page loads again, as the
+  // signed-out visitor now sees it, rather than go on naming them in its header. (A
+  // table's page says so in its notice line: table.js.)
+  document.addEventListener("htmx:wsClose", function (evt) {
+    var closed = evt.detail && evt.detail.event;
+    if (closed && closed.code === 4401 && !(evt.target.closest && evt.target.closest(".table-page"))) {
+      window.location.reload();
+    }
+  });
+
   window.stopbusDropStaleMessages = function () {
     document.querySelectorAll(".message--success, .message--info").forEach(dismiss);
   };
