@@ -23,14 +23,29 @@ def available() -> frozenset[str]:
                      if len(name) <= MAX_LENGTH and not name.startswith(("posix/", "right/")))
 
 
+def zone_label(name: str) -> str:
+    """What a player reads for the zone ``name``: its place, in words, the part of its region
+    it lies in after it ("America/Argentina/Buenos_Aires": "Buenos Aires (Argentina)";
+    "Europe/London": "London"; "UTC": "UTC"). Only the label: the value saved is the name."""
+    parts = [part.replace("_", " ") for part in name.split("/")]
+    if len(parts) == 1:
+        return parts[0]
+    place, within = parts[-1], parts[1:-1]
+    return f"{place} ({', '.join(reversed(within))})" if within else place
+
+
 @functools.cache
 def time_zone_groups() -> tuple[list[tuple[str, str]], list[tuple[str, list[tuple[str, str]]]]]:
-    """Every known zone, sorted: those without a region ("UTC"), then the others grouped
-    by region ("Europe", "Asia", ...), each as (name, label)."""
+    """Every known zone: those without a region ("UTC"), then the others grouped by region
+    ("Europe", "Asia", ...), each as (name, label), by label within its group (a place is
+    looked for by its name: "Buenos Aires (Argentina)" among the B's). Made once a process."""
     single, groups = [], {}
     for name in sorted(available()):
         region, slash, _place = name.partition("/")
-        (groups.setdefault(region, []) if slash else single).append((name, name.replace("_", " ")))
+        (groups.setdefault(region.replace("_", " "), []) if slash else single).append(
+            (name, zone_label(name)))
+    for zones in groups.values():
+        zones.sort(key=lambda zone: (zone[1].casefold(), zone[0]))
     return single, list(groups.items())
 
 

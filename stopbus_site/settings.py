@@ -394,6 +394,8 @@ STOPBUS_ABANDON_AFTER = env.float("STOPBUS_ABANDON_AFTER", default=300.0)
 # after how many idle days `manage.py clean_guests` removes them.
 STOPBUS_GUEST_CHAT = env.bool("STOPBUS_GUEST_CHAT", default=False)
 STOPBUS_GUESTS_PER_HOUR = env.int("STOPBUS_GUESTS_PER_HOUR", default=10)
+# failed log-ins from one address in 15 minutes before log-ins from it pause (accounts.views)
+STOPBUS_LOGIN_FAILURES_PER_ADDRESS = env.int("STOPBUS_LOGIN_FAILURES_PER_ADDRESS", default=20)
 STOPBUS_GUEST_DAYS = env.int("STOPBUS_GUEST_DAYS", default=30)
 STOPBUS_GUEST_SWEEP = env.int("STOPBUS_GUEST_SWEEP", default=3600)
 # The ASGI servers' garbage collector: what they loaded frozen, thresholds raised

@@ -136,7 +136,7 @@ def test_saving_a_time_zone(user_client, user):
     user.refresh_from_db()
     assert user.time_zone == "Europe/London" and user.digest_setting.hour == 8
     html = user_client.get("/notifications/preferences/").content.decode()
-    assert '<option value="Europe/London" selected>Europe/London</option>' in html
+    assert '<option value="Europe/London" selected>London</option>' in html
     assert '<span data-zone-name lang="en">Europe/London</span>' in html
     assert "data-offer-browser-zone" not in html
     profile = user_client.get("/accounts/profile/").content.decode()
