@@ -12,8 +12,8 @@
 - The settings' checkboxes (the notification settings, the profile's table settings):
   each one's target (its label, the whole line) is 44 pixels tall at least on a phone,
   and clicking the line ticks the box.
-- (Not fixed, marked xfail: a row of ranks, "A-2-3", still breaks at a hyphen on the rules
-  page on a phone.)
+- A row of ranks, "A-2-3", on the rules page on a phone still breaks at a hyphen: a strict
+  expected failure (see the test).
 
 Screenshots go to STOPBUS_SCREENSHOTS (default: the test's temporary directory), named
 probe4-*.png.
@@ -318,10 +318,10 @@ RANK_ROWS = r"""() => {
 
 
 # Not fixed: no style keeps a row of ranks from breaking at its hyphens (hyphens: none,
-# word-break: keep-all, line-break: strict and text-wrap: pretty were each tried; a hyphen
-# stays a break opportunity), and the rows are inside translated sentences (msgids, the
-# variants' rule lines and descriptions), so each would need wrapping at render time by a
-# template filter, which no template can do with Django's own filters.
+# word-break: keep-all, line-break: strict, text-wrap: pretty were tried), and the rows
+# are inside translated sentences. Wrapping each at render time in a no-wrap span was
+# tried and taken out again: it splits the sentences' text in the page's HTML ("3-3-3</span>
+# is the best prial"), which what reads the page's HTML would no longer find.
 @pytest.mark.xfail(strict=True, reason="a row of ranks still breaks at its hyphen on a phone")
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_a_row_of_ranks_does_not_break_on_the_rules_page(site, browser, shots, lang):

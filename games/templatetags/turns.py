@@ -33,6 +33,13 @@ def live_waiting(tables) -> list:
 
 
 @register.filter
+def post_waiting(tables) -> bool:
+    """Whether any of ``tables`` is a post table waiting for players (the lobby says so
+    when no live table waits)."""
+    return any(table.is_post and table.status == table.Status.WAITING for table in tables)
+
+
+@register.filter
 def live_playing(tables) -> list:
     """The live tables of ``tables`` whose game is being played (listed to watch)."""
     return [t for t in tables if not t.is_post and t.status != t.Status.WAITING]
