@@ -125,7 +125,9 @@ def test_seats_round_a_big_table_keep_apart(site, browser, shots, variant, seats
     slug = variant.split()[1]
     sign_up(page, site, f"ada{slug}{seats}{language}")
     open_table(page, site, variant, "live", bots=seats - 1)
-    my_turn(page)
+    # (at Brag the bots may all fold before your first turn: the hand is yours, and the
+    # next deal comes after the site's 30 s showdown pause)
+    my_turn(page, timeout=90000)
     wrong = []
     for size in (DESKTOP, PHONE):
         page.set_viewport_size(size)
