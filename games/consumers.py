@@ -601,6 +601,7 @@ class LobbyConsumer(Socket):
             holder, limit = f"addr:{address}", _setting("STOPBUS_LOBBY_SOCKETS_PER_ADDRESS", 8)
         if not await self.hold(holder, limit):
             return
+        self.told = ratelimit.Bucket(0.2, 3)  # answers to frames sent here (none should be)
         # /turns shows the player's list, not the lobby's tables: it hears only its user
         self.lobby = b"page=turns" not in (self.scope.get("query_string") or b"")
         if self.lobby:
@@ -616,8 +617,6 @@ class LobbyConsumer(Socket):
 
     async def receive(self, text_data=None, bytes_data=None):
         # a page of ours sends nothing here: a few frames are told so, a flood is dropped
-        if getattr(self, "told", None) is None:
-            self.told = ratelimit.Bucket(0.2, 3)
         if self.told.allow():
             await self.send(text_data=notice(_("The lobby only listens.")))
 

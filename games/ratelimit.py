@@ -22,9 +22,7 @@ def allow(key: str, limit: int, seconds: int) -> bool:
     window's edge still count just after it, so a burst across the edge gets ``limit``,
     not twice as many. Refused hits count too: a client that keeps hammering stays
     refused."""
-    now = time.time()
-    window = int(now // seconds)
-    name = f"rate:{key}:{window}"
+    name, last, still = _windows(key, seconds)
     cache.add(name, 0, timeout=seconds * 2)
     try:
         hits = cache.incr(name)
@@ -33,20 +31,23 @@ def allow(key: str, limit: int, seconds: int) -> bool:
         hits = 1
     if hits > limit:
         return False
-    before = cache.get(f"rate:{key}:{window - 1}") or 0
-    still = 1.0 - (now / seconds - window)  # the share of the last window still covered
-    return hits + before * still <= limit
+    return hits + (cache.get(last) or 0) * still <= limit
+
+
+def _windows(key: str, seconds: int) -> tuple[str, str, float]:
+    """(the cache key of ``key``'s current window, that of the window before, the share
+    of the window before that the last ``seconds`` still cover)."""
+    now = time.time()
+    window = int(now // seconds)
+    return f"rate:{key}:{window}", f"rate:{key}:{window - 1}", 1.0 - (now / seconds - window)
 
 
 def used(key: str, seconds: int) -> float:
     """How many hits :func:`allow` counts for ``key`` in the last ``seconds`` (the same
     estimate), without counting one more."""
-    now = time.time()
-    window = int(now // seconds)
-    found = cache.get_many([f"rate:{key}:{window}", f"rate:{key}:{window - 1}"])
-    still = 1.0 - (now / seconds - window)
-    return (found.get(f"rate:{key}:{window}") or 0) + (
-        found.get(f"rate:{key}:{window - 1}") or 0) * still
+    name, last, still = _windows(key, seconds)
+    found = cache.get_many([name, last])
+    return (found.get(name) or 0) + (found.get(last) or 0) * still
 
 
 class Bucket:

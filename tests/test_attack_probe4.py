@@ -60,16 +60,29 @@ def test_a_number_field_still_takes_numbers(value):
     assert parse(json.dumps({"kind": "stop", "version": value})).version == int(value)
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.asyncio
-@pytest.mark.parametrize("field", ["version", "positions"])
-async def test_a_frame_with_two_minus_signs_is_refused_and_the_socket_lives(field):
+async def _alices_socket():
+    """A socket of alice's at a two-player table, drained; with the table."""
     table, alice, _bob = await two_at_a_table()
-    game = await sync_to_async(lambda: table.current_game())()
     comm, connected, _ = await open_socket(f"/ws/table/{table.pk}/", await sync_to_async(
         logged_in)(alice))
     assert connected
     await drain(comm)
+    return table, comm
+
+
+async def _still_heard(comm, text: str) -> None:
+    """The socket is open and heard: a chat it sends is saved."""
+    await comm.send_to(text_data=json.dumps({"kind": "chat", "text": text}))
+    await drain(comm, timeout=0.5)
+    assert await sync_to_async(ChatMessage.objects.filter(text=text).count)() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+@pytest.mark.parametrize("field", ["version", "positions"])
+async def test_a_frame_with_two_minus_signs_is_refused_and_the_socket_lives(field):
+    table, comm = await _alices_socket()
+    game = await sync_to_async(lambda: table.current_game())()
     message = {"kind": "stop", "version": game.version}
     message[field] = "--1" if field == "version" else ["--1"]
     await comm.send_to(text_data=json.dumps(message))
@@ -77,10 +90,7 @@ async def test_a_frame_with_two_minus_signs_is_refused_and_the_socket_lives(fiel
     assert not any(isinstance(f, tuple) for f in frames), frames  # not closed
     assert any(f"The field &#x27;{field}&#x27;" in f for f in frames), frames
     assert await sync_to_async(_version)(table.pk) == game.version
-    # still open and heard: a chat goes through
-    await comm.send_to(text_data=json.dumps({"kind": "chat", "text": "still here"}))
-    await drain(comm, timeout=0.5)
-    assert await sync_to_async(ChatMessage.objects.filter(text="still here").count)() == 1
+    await _still_heard(comm, "still here")
     await comm.disconnect()
 
 
@@ -102,19 +112,13 @@ async def test_a_brag_stake_with_two_minus_signs_is_refused_and_the_socket_lives
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_a_frame_that_breaks_the_reading_is_refused_and_the_socket_lives():
-    table, alice, _bob = await two_at_a_table()
-    comm, connected, _ = await open_socket(f"/ws/table/{table.pk}/", await sync_to_async(
-        logged_in)(alice))
-    assert connected
-    await drain(comm)
+    _table, comm = await _alices_socket()
     with mock.patch("games.consumers.parse", side_effect=ValueError("a reader's bug")):
         await comm.send_to(text_data=json.dumps({"kind": "ping"}))
         frames = await drain(comm)
     assert not any(isinstance(f, tuple) for f in frames), frames
     assert any("nothing was changed" in f for f in frames), frames
-    await comm.send_to(text_data=json.dumps({"kind": "chat", "text": "after"}))
-    await drain(comm, timeout=0.5)
-    assert await sync_to_async(ChatMessage.objects.filter(text="after").count)() == 1
+    await _still_heard(comm, "after")
     await comm.disconnect()
 
 
