@@ -15,6 +15,7 @@ from datetime import datetime
 
 from django.db.models import F
 from django.utils import timezone, translation
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext, pgettext
 
 from . import presence
@@ -26,7 +27,7 @@ from .event_text import event_text, hand_words
 from .hints import board_hints
 from .kinds import kind_for
 from .memo import Once
-from .models import ChatMessage, Game, GamePlayer, Seat, Table
+from .models import ChatMessage, Game, GamePlayer, Invitation, Seat, Table
 from .pace import time_left_words
 
 EVENTS_SHOWN = 40
@@ -48,6 +49,9 @@ class TableData:
     events: list[tuple[int, Event]] = field(default_factory=list)
     deadline: datetime | None = None
     spectators: list = field(default_factory=list)
+    # the invitations of a waiting table whose players have not sat down, as
+    # (invitation id, user id, username), oldest first; read only while it waits
+    invited: list = field(default_factory=list)
     ratings: dict | None = field(default=None, repr=False, compare=False)
     # what every viewer's board of this read works out alike (an engine view, the
     # rules), worked out once per read: see :meth:`once`
@@ -133,8 +137,8 @@ def load_table(table_id: int, parts=None) -> TableData:
     def read():
         return _parts(table or Table.objects.select_related("variant").get(pk=table_id), game)
 
-    table, seats, players, spectators = read() if parts is None else parts(key, read)
-    data = TableData(table=table, seats=seats, spectators=spectators)
+    table, seats, players, spectators, invited = read() if parts is None else parts(key, read)
+    data = TableData(table=table, seats=seats, spectators=spectators, invited=invited)
     if game is not None:
         game.table = table
         data.game = game
@@ -146,10 +150,32 @@ def load_table(table_id: int, parts=None) -> TableData:
     return data
 
 
-def _parts(table: Table, game: Game | None) -> tuple[Table, list, list, list]:
+def _parts(table: Table, game: Game | None) -> tuple[Table, list, list, list, list]:
     seats = list(table.seat_set.select_related("user").order_by("position"))
     players = list(game.players.all()) if game is not None else []
-    return table, seats, players, presence.spectators(table, seats)
+    return table, seats, players, presence.spectators(table, seats), _invited(table, seats)
+
+
+def _invited(table: Table, seats: list[Seat]) -> list[tuple[int, int, str]]:
+    """Who is invited to the waiting ``table`` and not seated at it (an invitation moves
+    the table's ``updated_at`` on, as a seat does). Only a waiting table is asked: no
+    one can be invited once the game starts, and a move's read of the table costs no
+    query for it."""
+    if table.status != Table.Status.WAITING:
+        return []
+    seated = {seat.user_id for seat in seats if seat.user_id}
+    return [row for row in Invitation.objects.filter(table=table).order_by("created_at", "pk")
+            .values_list("pk", "user_id", "user__username") if row[1] not in seated]
+
+
+def invited_stamp(data: TableData) -> str:
+    """A word that changes whenever the list of invited players does and names none of them:
+    the waiting panel everyone sees carries it, so that a change of the list (which only
+    the seated players read) reaches the pages as a change of that panel."""
+    if not data.invited:
+        return ""
+    return salted_hmac("games.board.invited_stamp",
+                       repr([pk for pk, _user, _name in data.invited])).hexdigest()[:16]
 
 
 def reveal_title(label: str) -> str:
@@ -269,13 +295,19 @@ def stop_the_bus_board(data: TableData, user) -> dict:
 def _table_context(data: TableData, user) -> dict:
     """The seats and what this viewer may do before (and between) games."""
     table = data.table
+    my_table_seat = data.table_seat_of(user)
     return {
         "table": table,
         "spectators": data.spectators,
+        # who was invited and has not sat down: for the players at the table only (a
+        # private table's guests are nobody else's business)
+        "invited": [{"user_id": user_id, "name": name}
+                    for _pk, user_id, name in data.invited] if my_table_seat else [],
+        "invited_stamp": invited_stamp(data),
         "variant": table.variant,
         "seats": data.seats,
         "is_host": getattr(user, "pk", None) == table.host_id,
-        "my_table_seat": data.table_seat_of(user),
+        "my_table_seat": my_table_seat,
         "free_seats": table.seats - len(data.seats),
         "empty_seats": range(max(table.seats - len(data.seats), 0)),
         "bot_levels": data.once(("bot_levels", translation.get_language()), lambda: {

@@ -16,6 +16,8 @@ urlpatterns = [
     path("t/<int:table_id>/bots/<int:position>/remove/", views.remove_bot, name="remove_bot"),
     path("t/<int:table_id>/start/", views.start, name="start"),
     path("t/<int:table_id>/invite/", views.invite_player, name="invite_player"),
+    path("t/<int:table_id>/invite/<int:user_id>/withdraw/", views.withdraw_invite,
+         name="withdraw_invite"),
     path("t/<int:table_id>/spectators/", views.spectators, name="spectators"),
     path("t/<int:table_id>/again/", views.play_again, name="play_again"),
     path("invite/<slug:code>/", views.invite, name="invite"),  # token_urlsafe codes

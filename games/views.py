@@ -23,12 +23,13 @@ from accounts.guests import GuestRefused, remember_kind, start_guest
 from . import actions, ratelimit, turns
 from .access import may_watch
 from .board import board_for, load_table, recent_chat
+from .bot_names import stand_in_name
 from .engine import PRESETS, RulesError
 from .engine.ranking import BRAG_CATEGORIES, COMMERCE_CATEGORIES
 from .forms import BotForm, TableForm
 from .hints import hints_on
 from .kinds import DEFAULT_KIND, KINDS, UnknownKind, kind_for
-from .models import Seat, Table, Variant
+from .models import Game, GamePlayer, Seat, Table, Variant
 from .refusals import rules_problems_text
 from .rules_text import fair_deal_recipe
 from .turns import tables_waiting_for
@@ -50,11 +51,32 @@ def lobby_tables(user):
         mine = Seat.objects.filter(user=user).values("table_id")
         visible |= Q(pk__in=mine, status__in=[Table.Status.WAITING, Table.Status.PLAYING])
     waiting_first = Case(When(status=Table.Status.WAITING, then=Value(0)), default=Value(1))
-    return (Table.objects.filter(visible).select_related("variant", "host")
-            .annotate(taken=Count("seat_set"))
-            .prefetch_related(Prefetch("seat_set", to_attr="seated",
-                                       queryset=Seat.objects.select_related("user")))
-            .order_by(waiting_first, "-updated_at")[:LOBBY_LIMIT])
+    tables = list(Table.objects.filter(visible).select_related("variant", "host")
+                  .annotate(taken=Count("seat_set"))
+                  .prefetch_related(Prefetch("seat_set", to_attr="seated",
+                                             queryset=Seat.objects.select_related("user")
+                                             .order_by("position")))
+                  .order_by(waiting_first, "-updated_at")[:LOBBY_LIMIT])
+    name_seats(tables)
+    return tables
+
+
+def name_seats(tables) -> None:
+    """Give each seat of the lobby's ``tables`` its ``lobby_name``, as the table's own page
+    names it in the reader's language: a player's name, a bot's, and the bot that plays on
+    for a player who left "Bot for bert" (not "Casual bot 2"). One query for the whole
+    list: the leavers of the games being played."""
+    playing = [t.pk for t in tables if t.status == Table.Status.PLAYING]
+    left = {}
+    if playing:
+        left = {(table_id, seat): name for table_id, seat, name in GamePlayer.objects.filter(
+            game__table_id__in=playing, game__status=Game.Status.PLAYING, left_early=True)
+            .values_list("game__table_id", "seat", "name")}
+    for table in tables:
+        # while a game runs its seat rows stay put: the i-th by position is engine seat i
+        for i, seat in enumerate(table.seated):
+            leaver = left.get((table.pk, i)) if seat.is_bot else None
+            seat.lobby_name = stand_in_name(leaver) if leaver else seat.display_name
 
 
 def last_kind(request) -> str:
@@ -330,6 +352,13 @@ def invite_player(request, table):
         return response
     messages.success(request, message)
     return redirect(table)
+
+
+@_table_action
+def withdraw_invite(request, table, user_id: int):
+    """The host takes back an invitation (``actions.tables.do_withdraw_invite``)."""
+    actions.do_withdraw_invite(table, request.user, user_id)
+    return _done(request, table, _("The invitation is withdrawn."))
 
 
 @_table_action

@@ -69,6 +69,7 @@ from .tables import (
                    do_remove_bot,
                    do_set_spectators,
                    do_start_game,
+                   do_withdraw_invite,
 )
 
 __all__ = [
@@ -81,7 +82,8 @@ __all__ = [
     "do_forget_guests",
     "do_join_table", "do_leave_table",
     "do_ping", "do_play", "do_play_again", "do_ready", "do_remove_bot", "do_run_due_jobs",
-    "do_run_job", "do_set_spectators", "do_start_game", "do_take_seat_back", "group_send",
+    "do_run_job", "do_set_spectators", "do_start_game", "do_take_seat_back",
+    "do_withdraw_invite", "group_send",
     "idle_guests", "next_due_in", "player_seat", "seat_of_player", "seats_in_order", "state_of",
     "user_group",
 ]

@@ -32,6 +32,7 @@ from .base import (
     remember,
     schedule_after,
     send_to_channel,
+    touch_table,
 )
 from .post import _notify, _withdraw, check_post_table_limit, seats_held, tell_started
 from .presence import schedule_abandon_check
@@ -237,7 +238,32 @@ def do_invite(table: Table, by_user, username: str) -> Invitation:
                 "name": invitee.username})
         _notify(invitee.pk, "invited", table, params={"host": by_user.username},
                 key=f"invited:{table.pk}:{invitee.pk}")
+        # the seated players' waiting panel lists who is invited: their pages read it again
+        touch_table(table.pk)
+        announce_table(table.pk, lobby=False)
     return invitation
+
+
+def do_withdraw_invite(table: Table, by_user, user_id) -> None:
+    """The host of a waiting table takes back the invitation of the player ``user_id``
+    (who has not sat down): its notice is put away, and a private table is closed to
+    them again unless they hold its link."""
+    try:
+        user_id = int(user_id)
+    except (TypeError, ValueError):
+        raise Refused("no_invite", _("There is no such invitation to withdraw.")) from None
+    with transaction.atomic():
+        table = lock_table(table.pk)
+        must_be_host(table, by_user)
+        if table.status != Table.Status.WAITING:
+            raise Refused("started", _("Invitations can only be withdrawn before the game "
+                                       "starts."))
+        deleted, _by_model = Invitation.objects.filter(table=table, user_id=user_id).delete()
+        if not deleted:
+            raise Refused("no_invite", _("There is no such invitation to withdraw."))
+        _withdraw(user_id, f"invited:{table.pk}:{user_id}")
+        touch_table(table.pk)
+        announce_table(table.pk, lobby=False)
 
 
 def do_start_game(table: Table, by_user) -> Game:
@@ -306,5 +332,5 @@ def start_locked(table: Table, by=None) -> Game:
 
 
 __all__ = ["do_add_bot", "do_create_table", "do_invite", "do_join_table", "do_play_again",
-           "do_remove_bot", "do_set_spectators", "do_start_game", "free_position",
-           "start_locked"]
+           "do_remove_bot", "do_set_spectators", "do_start_game", "do_withdraw_invite",
+           "free_position", "start_locked"]
