@@ -15,13 +15,15 @@ EMAIL_TAKEN = _("An account with this email address already exists.")
 
 class AlertingErrorList(ErrorList):
     """Django's error lists, except that a form's own errors (not a field's: a refused
-    log-in, too many sign-ups or resets from one network) are a ``role="alert"`` list,
+    log-in, too many sign-ups or resets from one network) are a list in a ``role="alert"`` box,
     so a screen reader says at once why the form came back."""
 
     def render(self, template_name=None, context=None, renderer=None):
         if (self.data and "nonfield" in self.error_class.split()
                 and template_name in (None, self.template_name, self.template_name_ul)):
-            return format_html('<ul class="{}" role="alert">{}</ul>', self.error_class,
+            # the alert is a box round the list: a list with a role is no list any more
+            return format_html('<div class="errorlist-alert" role="alert"><ul class="{}">{}</ul></div>',
+                               self.error_class,
                                format_html_join("", "<li>{}</li>", ((e,) for e in self)))
         return super().render(template_name, context, renderer)
 

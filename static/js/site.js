@@ -43,6 +43,18 @@
     }
   });
 
+  // A menu that opens in place (the notifications' bell, the table's keyboard help)
+  // closes with Escape, and the focus goes back to what opened it.
+  document.addEventListener("keydown", function (evt) {
+    if (evt.key !== "Escape") { return; }
+    var open = evt.target.closest && evt.target.closest("details[open]");
+    if (!open) { return; }
+    open.open = false;
+    var summary = open.querySelector("summary");
+    if (summary) { summary.focus(); }
+    evt.preventDefault();
+  });
+
   window.stopbusDropStaleMessages = function () {
     document.querySelectorAll(".message--success, .message--info").forEach(dismiss);
   };

@@ -444,6 +444,133 @@
   document.body.addEventListener("htmx:wsBeforeMessage", snapshot);
   document.body.addEventListener("htmx:wsAfterMessage", afterMessage);
 
+  // ---- For the keyboard and the screen reader. An update swaps whole regions, and with
+  // them the element that had the focus: the focus comes back to the same control in the
+  // new region (the same id, the same card, the same button of the same form), else to
+  // the first control of that region; and when your turn comes while the focus is
+  // nowhere, to your cards or your moves. What happened (the log's new rows, your turn)
+  // is said in a polite live region that no update replaces.
+  var announcer = document.getElementById("announcer");
+  var FOCUSABLE = 'button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), a[href], summary, [tabindex]:not([tabindex="-1"])';
+  var held = null;
+
+  function focusKey(el) {
+    if (!el || el === document.body || !page.contains(el)) { return null; }
+    var regions = [];
+    for (var up = el.parentElement; up && up !== page; up = up.parentElement) {
+      if (up.id) { regions.push(up.id); }
+    }
+    return {
+      id: el.id || "",
+      tag: el.tagName,
+      name: el.getAttribute("name") || "",
+      value: el.getAttribute("value") || "",
+      action: el.form ? (el.form.getAttribute("action") || "") : "",
+      key: el.dataset ? (el.dataset.key || "") : "",
+      text: (el.textContent || "").trim(),
+      regions: regions
+    };
+  }
+  function shown(el) { return !!(el && el.getClientRects().length && !el.closest("[hidden], .is-hidden")); }
+  function findAgain(k) {
+    if (k.id) {
+      var same = document.getElementById(k.id);
+      if (shown(same)) { return same; }
+    }
+    var candidates = page.querySelectorAll(k.tag.toLowerCase());
+    for (var i = 0; i < candidates.length; i++) {
+      var c = candidates[i];
+      if (!shown(c) || c.disabled) { continue; }
+      if (k.name && c.getAttribute("name") === k.name && (c.getAttribute("value") || "") === k.value) { return c; }
+      if (k.key && c.dataset.key === k.key) { return c; }
+      if (!k.name && k.action && c.form && c.form.getAttribute("action") === k.action
+          && (c.textContent || "").trim() === k.text) { return c; }
+    }
+    // else the first control of the nearest region still shown; else that region itself,
+    // so that the next Tab goes on from where the focus was
+    for (var r = 0; r < k.regions.length; r++) {
+      var region = document.getElementById(k.regions[r]);
+      if (!shown(region)) { continue; }
+      var first = Array.prototype.find.call(region.querySelectorAll(FOCUSABLE), shown);
+      if (first) { return first; }
+      if (!region.hasAttribute("tabindex")) { region.setAttribute("tabindex", "-1"); }
+      return region;
+    }
+    return null;
+  }
+  function focusLost() {
+    var active = document.activeElement;
+    return !active || active === document.body || !document.contains(active);
+  }
+  function yourMoves() {
+    var picks = Array.prototype.filter.call(document.querySelectorAll("#me .pick__input"), shown);
+    if (picks.length) { return picks[0]; }
+    var controls = document.getElementById("controls");
+    return controls ? Array.prototype.find.call(controls.querySelectorAll(FOCUSABLE), shown) : null;
+  }
+  var sayTimer = null;
+  function say(text) {
+    if (!announcer || !text) { return; }
+    // emptied first, so that the same words said twice are said twice
+    announcer.textContent = "";
+    clearTimeout(sayTimer);
+    sayTimer = setTimeout(function () { announcer.textContent = text; }, 60);
+  }
+  function logRows() {
+    var ids = {};
+    document.querySelectorAll("#log .log__item[id]").forEach(function (row) { ids[row.id] = true; });
+    return ids;
+  }
+  function holdFocus() {
+    var status = document.getElementById("status");
+    held = {
+      focus: focusKey(document.activeElement),
+      rows: logRows(),
+      myTurn: !!(status && status.dataset.myTurn),
+      game: status ? status.dataset.game : ""
+    };
+  }
+  function giveFocusBack() {
+    var was = held;
+    held = null;
+    if (!was) { return; }
+    var status = document.getElementById("status");
+    var myTurn = !!(status && status.dataset.myTurn);
+    if (focusLost()) {
+      var target = was.focus ? findAgain(was.focus) : null;
+      if (!target && myTurn && !was.myTurn) { target = yourMoves(); }
+      if (target) { target.focus({ preventScroll: true }); }
+    }
+    var said = [];
+    // the log lists the newest first: the new rows are said as they happened (a new game's
+    // whole log is not read out, only its last rows)
+    var rows = document.querySelectorAll("#log .log__item[id]");
+    for (var i = rows.length - 1; i >= 0; i--) {
+      if (!was.rows[rows[i].id]) { said.push((rows[i].textContent || "").replace(/\s+/g, " ").trim()); }
+    }
+    said = said.filter(Boolean).slice(-4);
+    if (myTurn && !was.myTurn) { said.push(page.dataset.titleTurn); }
+    if (said.length) { say(said.join(". ").replace(/\.\./g, ".")); }
+  }
+  document.body.addEventListener("htmx:wsBeforeMessage", holdFocus);
+  document.body.addEventListener("htmx:wsAfterMessage", giveFocusBack);
+  // a form's answer swapped in over HTTP (a notice, the chat) may take the focus's element too
+  document.body.addEventListener("htmx:beforeSwap", holdFocus);
+  document.body.addEventListener("htmx:afterSettle", giveFocusBack);
+
+  // the turn's last ten seconds are said once (the countdown's own words)
+  var hurried = "";
+  setInterval(function () {
+    var status = document.getElementById("status");
+    if (!status || !status.dataset.myTurn) { return; }
+    var countdown = status.querySelector(".countdown--urgent");
+    var mark = status.dataset.game + ":" + status.dataset.version;
+    if (countdown && hurried !== mark) {
+      hurried = mark;
+      say((countdown.textContent || "").replace(/\s+/g, " ").trim());
+    }
+  }, 1000);
+
   // ---- Keyboard: number keys pick cards, a letter for each move (see the help).
   document.addEventListener("keydown", function (evt) {
     if (evt.ctrlKey || evt.metaKey || evt.altKey) { return; }
