@@ -22,8 +22,8 @@ class AlertingErrorList(ErrorList):
         if (self.data and "nonfield" in self.error_class.split()
                 and template_name in (None, self.template_name, self.template_name_ul)):
             # the alert is a box round the list: a list with a role is no list any more
-            return format_html('<div class="errorlist-alert" role="alert"><ul class="{}">{}</ul></div>',
-                               self.error_class,
+            return format_html('<div class="errorlist-alert" role="alert">'
+                               '<ul class="{}">{}</ul></div>', self.error_class,
                                format_html_join("", "<li>{}</li>", ((e,) for e in self)))
         return super().render(template_name, context, renderer)
 

@@ -108,13 +108,15 @@ CONTRAST = """() => {
   const rgb = s => s.match(/[\\d.]+/g).map(Number);
   // the felt at its lightest (the gradient's centre) under each label's own backing
   const felt = [0x2a, 0x9a, 0x5c];
-  return [...document.querySelectorAll('.pile__title, .pile__count, .pot, .commitment summary > span')]
+  const words = '.pile__title, .pile__count, .pot, .commitment summary > span';
+  return [...document.querySelectorAll(words)]
     .filter(el => el.getClientRects().length).map(el => {
       const s = getComputedStyle(el), bg = rgb(s.backgroundColor), fg = rgb(s.color);
       const a = bg.length > 3 ? bg[3] : 1;
       const under = felt.map((f, i) => f * (1 - a) + bg[i] * a);
       const L1 = lum(fg.slice(0, 3)), L2 = lum(under);
-      return {text: el.textContent.trim(), ratio: (Math.max(L1, L2) + 0.05) / (Math.min(L1, L2) + 0.05)};
+      const ratio = (Math.max(L1, L2) + 0.05) / (Math.min(L1, L2) + 0.05);
+      return {text: el.textContent.trim(), ratio: ratio};
     });
 }"""
 
