@@ -19,8 +19,8 @@ from tests.test_post_pace import brag, post_game, until_persons_turn
 
 pytestmark = pytest.mark.django_db
 
-WORDED = re.compile(r'<span class="([^"]*)" data-deadline="([^"]+)" data-words="([^"]+)">'
-                    r"([^<]*)</span>")
+WORDED = re.compile(r'<span class="([^"]*)" data-deadline="([^"]+)" data-words="([^"]+)"'
+                    r'[^>]*>([^<]*)</span>')
 
 ENGLISH = {"less": "less than a minute left", "minutes": "%(minutes)d min left",
            "hours": "%(hours)d h %(minutes)d min left",
@@ -125,3 +125,18 @@ def test_the_formats_are_made_once_per_language():
         assert time_left_formats() is first
     with translation.override("en"):
         assert time_left_formats() != first
+
+
+@pytest.mark.parametrize("where", ["/turns/", "/"])
+def test_a_time_left_is_not_read_out_again_each_minute(user, client, where):
+    """The keyboard and screen-reader probe: the list of your post tables is a polite live
+    region, and its times left change every minute, which read the row out again each
+    time. A time left is aria-live="off"; the lobby's list of tables is no live region (a
+    change re-read the whole list)."""
+    until_persons_turn(post_game(user, pace="2d"))
+    client.force_login(user)
+    page = client.get(where).content.decode()
+    spans = re.findall(r"<span [^>]*data-deadline=[^>]*>", page)
+    assert spans and all('aria-live="off"' in span for span in spans), spans
+    if where == "/":
+        assert re.search(r'<div id="lobby-tables"(?![^>]*aria-live)[^>]*>', page)

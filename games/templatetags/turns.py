@@ -97,4 +97,7 @@ def time_left_attrs(deadline) -> str:
         return ""
     if isinstance(deadline, datetime):
         deadline = deadline.isoformat(timespec="milliseconds")
-    return format_html(' data-deadline="{}" data-words="{}"', deadline, time_left_formats())
+    # its words change every minute: never read out again for that (aria-live off), in the
+    # live regions it sits in (the list of your post tables)
+    return format_html(' data-deadline="{}" data-words="{}" aria-live="off"', deadline,
+                       time_left_formats())
