@@ -129,7 +129,7 @@ def test_the_documented_python_recipe_verifies_a_real_deck(client):
     assert hash_of(record["salt"], [parse_card(c) for c in record["cards"]]) == \
         record["commitment"]
     rules_page = client.get(reverse("games:rules")).content.decode()
-    recipe = html.unescape(re.search(r'id="fair-deal".*?<pre><code>(.*?)</code></pre>',
+    recipe = html.unescape(re.search(r'id="fair-deal".*?<pre[^>]*><code>(.*?)</code></pre>',
                                      rules_page, re.DOTALL).group(1))
     readme_recipe = re.search(r"```python\n(import hashlib\n.*?)```", README, re.DOTALL).group(1)
     for code in (recipe, readme_recipe):
