@@ -93,13 +93,15 @@ def start_guest(request) -> User:
     return user
 
 
-def become_member(guest_pk: int, *, username: str, email: str, password: str) -> User | None:
+def become_member(guest_pk: int, *, username: str, email: str, password: str,
+                  language: str = "") -> User | None:
     """Turn guest ``guest_pk`` into the member account ``username``: once.
 
     The row is locked, so two openings of the link at once (two tabs) queue; the second
     finds the row a member already and gets None, as does one whose name or address
     was taken since the sign-up. The guest's games were unrated and stay so; their
-    stats rows are already the account's (same user).
+    stats rows are already the account's (same user). ``language`` (the one the sign-up
+    was read in) is saved unless the guest has one saved already (their switch wins).
     """
     try:
         with transaction.atomic():
@@ -114,7 +116,11 @@ def become_member(guest_pk: int, *, username: str, email: str, password: str) ->
             guest.email = email
             guest.password = password  # already hashed at sign-up
             guest.is_guest = False
-            guest.save(update_fields=["username", "email", "password", "is_guest"])
+            fields = ["username", "email", "password", "is_guest"]
+            if language and not guest.language:
+                guest.language = language
+                fields.append("language")
+            guest.save(update_fields=fields)
             return guest
     except (ValidationError, IntegrityError):
         return None

@@ -5,10 +5,22 @@ Django's LocaleMiddleware picks from the language cookie and Accept-Language;
 signed-in player's saved one. ``set_language`` is Django's view of that name,
 which also saves the choice on the account, so it follows the player to any
 browser.
+
+A player who never uses the switch has the language they read the site in saved for
+them too (``remember_language``): at sign-up the language of the sign-up pages, and for
+an account with nothing saved yet (an older one, or a new guest) the language the
+browser asks for when they sign in. Mails and pushes are written when the player is
+not the one asking (``reader_language``), so without this they would fall back to the
+sending thread's language (English) whatever the player reads. A saved language is
+never replaced this way: only the switch changes it. Pages alone save nothing: until
+a sign-in (or the switch) an account with no language follows each browser's.
 """
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.http import HttpRequest
 from django.utils import translation
+from django.utils.translation.trans_real import language_code_re, parse_accept_lang_header
 from django.views.decorators.http import require_POST
 from django.views.i18n import LANGUAGE_QUERY_PARAMETER
 from django.views.i18n import set_language as django_set_language
@@ -35,6 +47,46 @@ def reader_language(user) -> str:
     """The language to write to ``user`` in when they are not the one asking (a mail to
     an account's owner, say): their saved choice, else the language active now."""
     return user_language(user) or translation.get_language()
+
+
+def browser_language(request) -> str | None:
+    """The supported language the request itself asks for: the language cookie (set by
+    the switch), else the first of Accept-Language the site speaks; None when it asks
+    for none (no cookie and no header, or only languages the site does not speak), so a
+    request without a word on it (a script, a probe) never decides for the player."""
+    cookie = supported(request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME))
+    if cookie:
+        return cookie
+    header = request.META.get("HTTP_ACCEPT_LANGUAGE", "")
+    for code, _quality in parse_accept_lang_header(header[:1000]):
+        if code == "*":
+            break
+        if language_code_re.search(code):
+            found = supported(code)
+            if found:
+                return found
+    return None
+
+
+def remember_language(user, language: str | None) -> bool:
+    """Save ``language`` (if the site speaks it) as ``user``'s, unless they have one saved
+    already (their switch, or an earlier save, wins). True when it was saved."""
+    language = supported(language)
+    if (not language or user is None or not getattr(user, "is_authenticated", False)
+            or getattr(user, "language", "")):
+        return False
+    # only a row still without a language: a switch pressed meanwhile is not overwritten
+    saved = get_user_model().objects.filter(pk=user.pk, language="").update(language=language)
+    if saved:
+        user.language = language
+    return bool(saved)
+
+
+def remember_language_on_sign_in(sender, request, user, **kwargs) -> None:
+    """``user_logged_in``: an account (or a new guest) with no saved language gets the one
+    the browser signing in asks for."""
+    if request is not None:
+        remember_language(user, browser_language(request))
 
 
 class UserLanguageMiddleware:

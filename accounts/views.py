@@ -36,7 +36,7 @@ from accounts.forms import (
     email_taken,
 )
 from accounts.guests import GuestRefused, become_member, is_guest, start_guest
-from accounts.language import reader_language
+from accounts.language import reader_language, supported
 from accounts.models import HOLIDAY_DAYS_A_YEAR, Holiday, User
 from accounts.redirects import redirect_next
 from games import ratelimit
@@ -100,8 +100,11 @@ class SignUpView(FormView):
                       {"login_url": login_url, "reset_url": reset_url}, reader_language(owner))
         elif send:
             token = secrets.token_urlsafe(32)
+            # the language these pages (and the mail below) are read in: the account's,
+            # so its mails and pushes are written in it too (the switch changes it later)
             pending = {"username": form.cleaned_data["username"], "email": email,
-                       "password": password}
+                       "password": password,
+                       "language": supported(translation.get_language()) or ""}
             if is_guest(self.request.user):
                 pending["guest"] = self.request.user.pk
             cache.set(_pending_key(token), pending, SIGNUP_LINK_SECONDS)
@@ -154,7 +157,8 @@ class SignUpConfirmView(View):
             return render(request, "accounts/signup_confirm.html", {"expired": True}, status=404)
         if pending.get("guest"):
             user = become_member(pending["guest"], username=pending["username"],
-                                 email=pending["email"], password=pending["password"])
+                                 email=pending["email"], password=pending["password"],
+                                 language=pending.get("language") or "")
             if user is None and User.objects.filter(
                     pk=pending["guest"], is_guest=False,
                     username=pending["username"]).exists():
@@ -191,7 +195,8 @@ class SignUpConfirmView(View):
             check_username(pending["username"])  # a look-alike may have signed up since
             with transaction.atomic():
                 return User.objects.create(username=pending["username"], email=pending["email"],
-                                           password=pending["password"])
+                                           password=pending["password"],
+                                           language=supported(pending.get("language")) or "")
         except (ValidationError, IntegrityError):  # IntegrityError: a sign-up at the same time
             return None
 

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from accounts.language import reader_language
 
-from .texts import text_for, time_left
+from .texts import text_for, time_left, turn_time_left
 
 
 def site_url(path: str) -> str:
@@ -22,8 +22,10 @@ def send_notification_mail(notification) -> None:
     user = notification.user
     with translation.override(reader_language(user)):
         text = text_for(notification, translation.get_language())
+        # a last call says how long is left, as the table's page does
+        left = turn_time_left(notification) if notification.event == "last_call" else ""
         body = render_to_string("notify/email_notification.txt", {
-            "user": user, "text": text, "url": site_url(text.url),
+            "user": user, "text": text, "left": left, "url": site_url(text.url),
             "preferences_url": site_url("/notifications/preferences/")})
         send_mail(text.title, body, None, [user.email])
 

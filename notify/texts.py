@@ -6,11 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from accounts.language import reader_language
+from games.models import Game
+from games.pace import time_left_words
 
 
 @dataclass(frozen=True)
@@ -28,14 +30,23 @@ def ordinal(n: int) -> str:
 
 
 def time_left(left) -> str:
-    """ "3 h 12 min left", "12 min left", "" when there is no deadline."""
+    """The time left in the pages' words ("3 h 12 min left", "less than a minute left"),
+    in the active language; "" when there is no deadline."""
     if left is None:
         return ""
-    minutes = max(0, int(left.total_seconds() // 60))
-    hours, minutes = divmod(minutes, 60)
-    if hours:
-        return _("%(hours)d h %(minutes)d min left") % {"hours": hours, "minutes": minutes}
-    return _("%(minutes)d min left") % {"minutes": minutes}
+    return time_left_words(left.total_seconds())
+
+
+def turn_time_left(notification) -> str:
+    """How long is left of the turn ``notification`` (a last call) is about, in the pages'
+    words; "" when its table has no game on the clock."""
+    if not notification.table_id:
+        return ""
+    deadline = (Game.objects.filter(table_id=notification.table_id, status=Game.Status.PLAYING)
+                .order_by("-number").values_list("deadline", flat=True).first())
+    if deadline is None:
+        return ""
+    return time_left(deadline - timezone.now())
 
 
 def _int(value, default: int = 0) -> int:
