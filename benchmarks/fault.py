@@ -81,7 +81,7 @@ def _quantiles(values: list[float]) -> str:
 
 
 def _refusal_kind(text: str) -> str:
-    if "out-of-date" in text:
+    if "moved on before" in text:
         return "stale version (out-of-date view)"
     if "same moment" in text:
         return "raced another move"

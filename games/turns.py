@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from accounts.holidays import holidays_until
 
 from .actions.base import state_of
+from .bot_names import stand_in_name, stored_bot_name
 from .kinds import GameKind, kind_for
 from .models import Game, Seat, Table, TableSkip, Variant
 from .pace import POST_PACES, move_time, time_left_words
@@ -169,7 +170,8 @@ def tables_waiting_for(user) -> list[TurnRow]:
         # a row is the same until its game moves on (its time left is worked out live)
         keys[table_id] = (user.pk, language, game[0], game[2], seat.away,
                           seat.turn_since is not None, table_id in skipped, holidays,
-                          game[3], seat.name, seat.variant_name)
+                          game[3], seat.name, seat.variant_name,
+                          tuple(s[1] for s in seats))
     # the rows not kept need their game's last events, and its state where this process
     # has not parsed it at its version (actions.base.state_of): one query for them all
     missing = [games[t][0] for t, key in keys.items() if _remembered_row(key) is None]
@@ -242,8 +244,22 @@ def _urgency(row: TurnRow):
     return (row.deadline or timezone.now(), not row.fresh_deal, row.table.pk)
 
 
-def _name(position: int, user_id, bot_level: str, username) -> str:
-    return username if user_id else Seat(position=position, bot_level=bot_level).display_name
+def _names(seats: list[tuple], state) -> list[str]:
+    """Each seat's name as the table's page gives it, in the reader's language: a player's,
+    a bot's ("Casual bot 2"), and the bot playing on for a player who left, "Bot for bert"
+    (as games.views.name_seats has it). The leaver is read from the game's own names,
+    already in hand: a seat a bot holds now that the game did not begin with that bot in."""
+    began = getattr(state, "names", None) or []
+    shown = []
+    # while a game runs its seat rows stay put: the i-th by position is engine seat i
+    for i, (position, user_id, bot_level, username) in enumerate(seats):
+        if user_id:
+            shown.append(username)
+        elif i < len(began) and began[i] != stored_bot_name(bot_level, position):
+            shown.append(stand_in_name(began[i]))
+        else:
+            shown.append(Seat(position=position, bot_level=bot_level).display_name)
+    return shown
 
 
 def _row(user, seat: _MySeat, game: Game, seats: list[tuple], skipped: bool,
@@ -253,7 +269,8 @@ def _row(user, seat: _MySeat, game: Game, seats: list[tuple], skipped: bool,
     position = next((i for i, s in enumerate(seats) if s[1] == user.pk), None)
     view = kind.seat_view(state, position)
     my_turn = seat.turn_since is not None
-    names = [_name(*s) for s in seats if s[1] != user.pk]
+    shown = _names(seats, state)
+    names = [shown[i] for i, s in enumerate(seats) if s[1] != user.pk]
     last_move = (game.deadline - move_time(game.table.pace)) if game.deadline else None
     events = game.recent_events or []  # read here, for a row not kept: rows change rarely
     fresh = bool(events) and any(e[1].get("kind") == "deal" for e in events[-len(seats) - 1:])
@@ -270,7 +287,7 @@ def _row(user, seat: _MySeat, game: Game, seats: list[tuple], skipped: bool,
     else:
         turn = state.turn
         if turn is not None and turn < len(seats):
-            row.must_do = _("Waiting for %(player)s") % {"player": _name(*seats[turn])}
+            row.must_do = _("Waiting for %(player)s") % {"player": shown[turn]}
     return row
 
 
@@ -315,7 +332,7 @@ def render_turns(user, in_lobby: bool = True, with_list: bool = True,
 
 def post_bar(table: Table, user) -> dict | None:
     """What a post table's page shows above the board: who is on holiday, whether a bot
-    plays the viewer's seat (and the button to take it back), and the way on to the next
+    plays the viewer's seat (its button back is the board's), and the way on to the next
     table."""
     if not table.is_post:
         return None

@@ -197,7 +197,7 @@ async def test_illegal_out_of_turn_stale_and_malformed_frames_change_nothing():
         (me, frame(kind="swap", give=not_mine, take=CODES[state.widow[0]],
                    version=game.version), "is not in your hand"),
         (other, frame(kind="stop", version=game.version), "It is not your turn"),
-        (me, frame(kind="stop", version=game.version - 1), "out-of-date"),
+        (me, frame(kind="stop", version=game.version - 1), "moved on before your move"),
         (me, frame(kind="pass", version=game.version), "Passing is allowed only after"),
         (me, "{not json", "not valid JSON"),
         (me, json.dumps([1, 2]), "must be a JSON object"),

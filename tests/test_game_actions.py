@@ -89,7 +89,7 @@ def test_out_of_turn_and_stale_moves_are_refused(game):
     assert info.value.code == "not_your_turn"
     with pytest.raises(actions.Refused) as info:
         actions.do_play(game.pk, state.turn, {"kind": "stop"}, game.version - 1)
-    assert info.value.code == "stale" and "out-of-date" in info.value.message
+    assert info.value.code == "stale" and "moved on before your move" in info.value.message
     assert fresh(game).version == game.version
 
 

@@ -349,7 +349,7 @@ async def test_a_refusal_over_the_websocket_speaks_the_connected_players_languag
     assert "項目&#x27;version&#x27;が正しくありません。整数にしてください。" in (
         await _frames(japanese))
     await english.send_to(text_data=json.dumps({"kind": "stop", "version": game.version + 5}))
-    assert "That move was made on an out-of-date view of the game" in await _frames(english)
+    assert "The game moved on before your move arrived" in await _frames(english)
     await japanese.disconnect()
     await english.disconnect()
 

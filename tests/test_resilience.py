@@ -154,8 +154,9 @@ async def test_a_move_from_a_stale_page_after_reconnecting_is_refused_and_change
     frames = await waiting_frames(page)
     refusals = [f for f in frames if 'id="notice"' in f and "notice--error" in f]
     assert refusals, frames
-    assert "out-of-date" in refusals[0] and "it was not played" in refusals[0]
-    assert f"version {old_version}, now {before.version}" in refusals[0]
+    assert "moved on before your move" in refusals[0] and "it was not played" in refusals[0]
+    # in a player's words: no version numbers, and the board that follows is the game's now
+    assert "The table now shows where the game is." in refusals[0]
     assert version_in(frames[-1]) == before.version, "a fresh board follows the refusal"
 
     after = await sync_to_async(game_row)(game.pk)

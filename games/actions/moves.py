@@ -82,15 +82,21 @@ def do_play(game_id: int, seat: int | None, data, version: int | None,
             if game.status != Game.Status.PLAYING:
                 raise Refused("game_over", _("The game is over."))
             if version is not None and version != game.version:
+                # (the socket sends the page the board as it is now: games.consumers)
                 raise Refused("stale", _(
-                    "That move was made on an out-of-date view of the game (version "
-                    "%(version)d, now %(current)d); it was not played.") % {
-                    "version": version, "current": game.version})
+                    "The game moved on before your move arrived (another tab or device may "
+                    "have played); it was not played. The table now shows where the game "
+                    "is."))
             new_state, events = kind.apply(state_of(game), action)
             Action(game_id=game.pk, seq=new_state.version, seat=seat, payload=action.to_dict(),
                    events=[e.to_dict() for e in events], by=by).save(force_insert=True)
-            if by == "player" and seat is not None and seats[seat].timeouts:
-                Seat.objects.filter(pk=seats[seat].pk).update(timeouts=0, missed_since=None)
+            if by == "player" and seat is not None and (seats[seat].timeouts or seats[seat].away):
+                # a player's own move takes their seat back from the bot, as "I'm back" does
+                # (the rows in hand say so to the scheduling below)
+                was_away = seats[seat].away
+                _seat_back(seats[seat])
+                if was_away:
+                    touch_table(game.table_id)
             over = new_state.phase == OVER
             schedule_after(game, new_state, seats, game.table.turn_seconds, save_deadline=False)
             game.state = new_state.to_dict()
@@ -181,12 +187,15 @@ def do_take_seat_back(game: Game, user) -> None:
             raise Refused("not_seated", _("You are not sitting at this table."))
         if not seat.away:
             raise Refused("not_away", _("You are already playing your own seat."))
-        seat.away = False
-        seat.timeouts = 0
-        seat.missed_since = None
-        seat.save(update_fields=["away", "timeouts", "missed_since"])
+        _seat_back(seat)
         touch_table(game.table_id)
         reschedule(game)
+
+
+def _seat_back(seat: Seat) -> None:
+    """The seat's player plays it again: not away, no missed turns counted."""
+    seat.away, seat.timeouts, seat.missed_since = False, 0, None
+    Seat.objects.filter(pk=seat.pk).update(away=False, timeouts=0, missed_since=None)
 
 
 def bot_choice(game: Game, state, seat: int, level: str):
