@@ -14,13 +14,17 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 MAX_LENGTH = 64  # the longest IANA name is 32 characters
+# names in the tz database that are no place a player lives: "Factory" (a zone of "-00",
+# for machines not set up yet) and "localtime" (this server's own setting)
+NO_PLACE = frozenset({"Factory", "localtime"})
 
 
 @functools.cache
 def available() -> frozenset[str]:
     """The zones this machine's tz database knows (``zoneinfo.available_timezones``)."""
     return frozenset(name for name in zoneinfo.available_timezones()
-                     if len(name) <= MAX_LENGTH and not name.startswith(("posix/", "right/")))
+                     if len(name) <= MAX_LENGTH and not name.startswith(("posix/", "right/"))
+                     and name not in NO_PLACE)
 
 
 def zone_label(name: str) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from django.core.exceptions import BadRequest, SuspiciousOperation
 from django.http import HttpResponse, HttpResponseNotAllowed, QueryDict
+from django.shortcuts import render
 from django.utils.datastructures import MultiValueDict
 from django.views.defaults import bad_request
 
@@ -85,6 +86,25 @@ class RefuseUnknownMethods:
             response["Content-Length"] = "0"
             return response
         return HttpResponseNotAllowed(METHODS)
+
+
+class ExplainNotAllowed:
+    """A page opened at the address of a button's form (``/tables/new/``, a table's
+    ``leave/``: views that take only a POST) is a 405 with a page that says so, in the
+    reader's language, rather than a blank one. Other methods, HEAD, htmx's requests and
+    every other answer pass as they are."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if (request.method == "GET" and response.status_code == 405 and not response.content
+                and not request.headers.get("HX-Request")):
+            page = render(request, "405.html", status=405)
+            page["Allow"] = response.get("Allow", "POST")
+            return page
+        return response
 
 
 class OneLine:

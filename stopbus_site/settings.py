@@ -95,6 +95,8 @@ MIDDLEWARE = [
     # A signed-in player who chose a time zone sees clock times in it.
     "accounts.timezones.UserTimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # a GET of a button's address (a POST-only view): a page saying so, not a blank 405
+    "stopbus_site.middleware.ExplainNotAllowed",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",

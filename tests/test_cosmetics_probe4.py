@@ -69,3 +69,16 @@ def test_the_select_shows_places_and_saves_the_exact_name(user_client, user):
         "digest_hour": "8", "time_zone": "Buenos Aires (Argentina)"})
     user.refresh_from_db()
     assert user.time_zone == "America/Argentina/Buenos_Aires"
+
+
+def test_the_time_zones_offered_are_places():
+    """The post-table probe: the list offered "Factory" and "localtime", which are no place
+    (a zone of "-00" for unset machines, and the server's own setting)."""
+    from accounts.timezones import available, time_zone_choices
+
+    offered = {value for group in time_zone_choices()
+               for value in ([group[0]] if isinstance(group[1], str) else
+                             [name for name, _label in group[1]])}
+    assert "Factory" not in offered and "localtime" not in offered
+    assert {"UTC", "Europe/London", "Asia/Tokyo"} <= offered
+    assert "Factory" not in available()
