@@ -25,3 +25,18 @@ def test_htmx_and_other_methods_keep_the_bare_405(user):
     client.force_login(user)
     assert client.get("/tables/new/", HTTP_HX_REQUEST="true").content == b""
     assert client.put("/tables/new/").content == b""
+
+
+def test_a_guests_turns_page_does_not_ask_them_to_open_a_post_table(client):
+    """The post-table probe: a guest's /turns said "Open one at your own pace in the lobby",
+    though a guest may not open a post table; it says they are for registered players."""
+    from tests.factories import UserFactory
+
+    guest = UserFactory(is_guest=True)
+    client.force_login(guest)
+    page = client.get("/turns/").content.decode()
+    assert "Post tables are for registered players" in page
+    assert "Open one at your own pace" not in page
+    member = UserFactory()
+    client.force_login(member)
+    assert "Open one at your own pace" in client.get("/turns/").content.decode()
