@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 
 from accounts.client_address import client_ip, limit_group
 from accounts.forms import check_username, email_taken
+from accounts.language import browser_language
 from accounts.models import User
 from games import ratelimit
 
@@ -80,8 +81,11 @@ def start_guest(request) -> User:
             with transaction.atomic():
                 # a unique address no mail reaches (.invalid is reserved for that): the
                 # accounts' addresses are unique, and a guest has none
+                # in the language of the browser that asked (its pushes are written in
+                # it): a guest has no other browser
                 user = User(username=guest_name(), is_guest=True,
-                            email=f"{secrets.token_hex(12)}@guest.invalid")
+                            email=f"{secrets.token_hex(12)}@guest.invalid",
+                            language=browser_language(request) or "")
                 user.set_unusable_password()
                 user.save()
             break

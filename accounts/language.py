@@ -7,17 +7,17 @@ which also saves the choice on the account, so it follows the player to any
 browser.
 
 A player who never uses the switch has the language they read the site in saved for
-them too (``remember_language``): at sign-up the language of the sign-up pages, and for
-an account with nothing saved yet (an older one, or a new guest) the language the
-browser asks for when they sign in. Mails and pushes are written when the player is
-not the one asking (``reader_language``), so without this they would fall back to the
-sending thread's language (English) whatever the player reads. A saved language is
-never replaced this way: only the switch changes it. Pages alone save nothing: until
-a sign-in (or the switch) an account with no language follows each browser's.
+them where that language is plainly theirs: at sign-up, the
+language of the sign-up pages; for a guest, made by the browser that asked for them, that
+browser's language. Mails and pushes are written when the player is not the one asking
+(``reader_language``), so without this they would fall back to the sending thread's
+language (English) whatever the player reads. A saved language is never replaced this
+way: only the switch changes it. A sign-in saves nothing (an account without a saved
+language, made before this, follows each browser it signs in from, and its mails are in
+the site's language until its player uses the switch).
 """
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.http import HttpRequest
 from django.utils import translation
 from django.utils.translation.trans_real import language_code_re, parse_accept_lang_header
@@ -66,27 +66,6 @@ def browser_language(request) -> str | None:
             if found:
                 return found
     return None
-
-
-def remember_language(user, language: str | None) -> bool:
-    """Save ``language`` (if the site speaks it) as ``user``'s, unless they have one saved
-    already (their switch, or an earlier save, wins). True when it was saved."""
-    language = supported(language)
-    if (not language or user is None or not getattr(user, "is_authenticated", False)
-            or getattr(user, "language", "")):
-        return False
-    # only a row still without a language: a switch pressed meanwhile is not overwritten
-    saved = get_user_model().objects.filter(pk=user.pk, language="").update(language=language)
-    if saved:
-        user.language = language
-    return bool(saved)
-
-
-def remember_language_on_sign_in(sender, request, user, **kwargs) -> None:
-    """``user_logged_in``: an account (or a new guest) with no saved language gets the one
-    the browser signing in asks for."""
-    if request is not None:
-        remember_language(user, browser_language(request))
 
 
 class UserLanguageMiddleware:

@@ -83,26 +83,29 @@ def sign_in(client, player, **headers):
     return player.language
 
 
-def test_an_account_without_a_language_gets_its_browsers_when_signing_in(client):
-    assert sign_in(client, UserFactory(language=""), **JA) == "ja"
-    assert sign_in(Client(), UserFactory(language=""),
-                   HTTP_ACCEPT_LANGUAGE="en-US,en;q=0.9") == "en-gb"
-
-
-def test_a_sign_in_that_names_no_spoken_language_saves_none(client):
+def test_a_sign_in_saves_no_language(client):
+    """An account with no saved language follows each browser it signs in from (one
+    sign-in from a friend's English laptop must not make a Japanese player's pages
+    English): only sign-up, a new guest and the switch save one."""
     player = UserFactory(language="")
-    assert sign_in(client, player) == ""  # no header, no cookie: a script decides nothing
-    assert sign_in(Client(), player, HTTP_ACCEPT_LANGUAGE="fr-FR,fr;q=0.9") == ""
+    assert sign_in(client, player, **JA) == ""
+    assert sign_in(Client(), player, HTTP_ACCEPT_LANGUAGE="en-US,en;q=0.9") == ""
 
 
-def test_the_language_cookie_counts_as_the_browsers(client):
+def test_a_new_guest_takes_the_language_cookie_over_the_header():
+    client = Client()
     client.post(reverse("set_language"), {"language": "ja", "next": "/"})  # signed out
-    assert sign_in(client, UserFactory(language=""), HTTP_ACCEPT_LANGUAGE="en") == "ja"
+    client.post(reverse("accounts:guest"), {"next": "/"}, HTTP_ACCEPT_LANGUAGE="en")
+    assert User.objects.get(is_guest=True).language == "ja"
+
+
+def test_a_new_guest_from_a_browser_that_names_no_spoken_language_has_none():
+    Client().post(reverse("accounts:guest"), {"next": "/"}, HTTP_ACCEPT_LANGUAGE="fr-FR,fr")
+    assert User.objects.get(is_guest=True).language == ""
 
 
 def test_pages_alone_leave_the_browser_in_charge(client):
-    """Until a sign-in (or the switch) an account with no language follows each browser:
-    only signing in (or up) saves one."""
+    """An account with no language follows each browser: pages save none."""
     player = UserFactory(language="")
     client.force_login(player)
     assert client.get(reverse("games:rules"), **JA)["Content-Language"] == "ja"
