@@ -134,3 +134,34 @@ def test_words_on_the_felt_read_at_four_and_a_half_to_one(site, browser):
         assert not low, low
     finally:
         page.context.close()
+
+
+def test_a_page_that_was_offline_says_so_and_catches_up_when_back(site, browser):
+    """The post-table probe: a second device that went offline said nothing, its stale
+    board still offering "Your turn". Offline, the page shows its "Reconnecting…" line;
+    back online, it connects afresh and shows the move the other device made meanwhile."""
+    problems: list[str] = []
+    first = new_page(browser, PHONE, "en", problems)
+    second = new_page(browser, DESKTOP, "en", problems)
+    try:
+        log_in(first, site.url, "kit", PASSWORD)
+        open_table(first, site, "en", 2)
+        first.wait_for_selector('#status[data-my-turn="1"]', timeout=30000)
+        log_in(second, site.url, "kit", PASSWORD)
+        second.goto(first.url)
+        second.wait_for_selector('#status[data-my-turn="1"]', timeout=30000)
+        first.context.set_offline(True)
+        first.wait_for_selector("#connection:not([hidden])", timeout=5000)
+        version = second.get_attribute("#status", "data-version")
+        second.click('#controls button[data-key="b"]')
+        second.wait_for_function(
+            f"() => document.getElementById('status').dataset.version !== '{version}'")
+        now = second.get_attribute("#status", "data-version")
+        first.context.set_offline(False)
+        first.wait_for_function(
+            f"() => Number(document.getElementById('status').dataset.version) >= {now} && "
+            "document.getElementById('connection').hidden", timeout=15000)
+        assert not [p for p in problems if "WebSocket" not in p and "ERR_INTERNET" not in p]
+    finally:
+        first.context.close()
+        second.context.close()

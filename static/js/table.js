@@ -36,6 +36,29 @@
   document.body.addEventListener("htmx:wsClose", function () { banner(true); });
   document.body.addEventListener("htmx:wsError", function () { banner(true); });
 
+  // A device that lost its network may keep its socket "open" for a long while, its page
+  // saying nothing. The browser's offline event shows the banner at once; coming back
+  // online, or a move with no answer at all in 8 seconds (the server answers every move,
+  // with the new board or a refusal), the page connects afresh and is sent the board as
+  // it is now. Any message from the server hides the banner again.
+  var UNANSWERED_MS = 8000;
+  var unanswered = null;
+  function connectAfresh() {
+    banner(true);
+    if (socket && socket.reconnect) { socket.reconnect(); }
+  }
+  window.addEventListener("offline", function () { banner(true); });
+  window.addEventListener("online", connectAfresh);
+  document.body.addEventListener("htmx:wsAfterSend", function (evt) {
+    if (!(evt.target && evt.target.closest && evt.target.closest(".controls"))) { return; }
+    clearTimeout(unanswered);
+    unanswered = setTimeout(connectAfresh, UNANSWERED_MS);
+  });
+  document.body.addEventListener("htmx:wsAfterMessage", function () {
+    clearTimeout(unanswered);
+    if (navigator.onLine !== false) { banner(false); }
+  });
+
   // Empty the chat box once its message is on its way.
   document.body.addEventListener("htmx:wsAfterSend", function (evt) {
     var form = evt.target && evt.target.closest && evt.target.closest("#chat-form");
