@@ -15,7 +15,6 @@ from datetime import datetime
 
 from django.db.models import F
 from django.utils import timezone, translation
-from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext, pgettext
 
 from . import presence
@@ -168,16 +167,6 @@ def _invited(table: Table, seats: list[Seat]) -> list[tuple[int, int, str]]:
             .values_list("pk", "user_id", "user__username") if row[1] not in seated]
 
 
-def invited_stamp(data: TableData) -> str:
-    """A word that changes whenever the list of invited players does and names none of them:
-    the waiting panel everyone sees carries it, so that a change of the list (which only
-    the seated players read) reaches the pages as a change of that panel."""
-    if not data.invited:
-        return ""
-    return salted_hmac("games.board.invited_stamp",
-                       repr([pk for pk, _user, _name in data.invited])).hexdigest()[:16]
-
-
 def reveal_title(label: str) -> str:
     """"hand:3" -> "the deck of hand 3"; "hand:3:reshuffle:1" -> "hand 3, reshuffle 1";
     a Brag pack's "shuffle:2" -> "the pack of shuffle 2" (in the reader's language)."""
@@ -303,7 +292,6 @@ def _table_context(data: TableData, user) -> dict:
         # private table's guests are nobody else's business)
         "invited": [{"user_id": user_id, "name": name}
                     for _pk, user_id, name in data.invited] if my_table_seat else [],
-        "invited_stamp": invited_stamp(data),
         "variant": table.variant,
         "seats": data.seats,
         "is_host": getattr(user, "pk", None) == table.host_id,

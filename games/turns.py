@@ -331,23 +331,17 @@ def render_turns(user, in_lobby: bool = True, with_list: bool = True,
 
 
 def post_bar(table: Table, user) -> dict | None:
-    """What a post table's page shows above the board: who is on holiday, whether a bot
-    plays the viewer's seat (its button back is the board's), and the way on to the next
-    table."""
+    """What a post table's page shows above the board: who is on holiday, and the way on to
+    the next table (a seat a bot plays has its button back on the board's status line)."""
     if not table.is_post:
         return None
     seats = list(Seat.objects.filter(table=table).select_related("user")
-                 .only("id", "user_id", "away", "turn_since", "position", "bot_level",
-                       "user__username"))
-    mine = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
+                 .only("id", "user_id", "user__username"))
+    mine = any(user.is_authenticated and s.user_id == user.pk for s in seats)
     away_until = holidays_until([s.user_id for s in seats])
     playing = table.status == Table.Status.PLAYING
     return {
         "pace": table.pace_words,
-        "seat": mine,
-        "away": bool(mine and mine.away and playing),
-        "my_turn": bool(mine and mine.turn_since),
-        "playing": playing,
         "holidays": [(s.user.username, away_until[s.user_id]) for s in seats
                      if s.user_id in away_until],
         # the ways on, as the table's socket sends them again whenever the player's turns

@@ -39,6 +39,13 @@ def site(tmp_path_factory):
         yield server
 
 
+def my_turn_at_a_new_table(page, site, seats):
+    """kit opens a post table of ``seats`` (the others bots) and it is their turn."""
+    log_in(page, site.url, "kit", PASSWORD)
+    open_table(page, site, "en", seats)
+    page.wait_for_selector('#status[data-my-turn="1"]', timeout=30000)
+
+
 def test_the_focus_stays_on_the_waiting_panels_button_after_the_update(site, browser):
     problems: list[str] = []
     page = new_page(browser, PHONE, "en", problems)
@@ -67,9 +74,7 @@ def test_a_keyboard_player_keeps_the_focus_and_hears_the_turn(site, browser, siz
     problems: list[str] = []
     page = new_page(browser, size, "en", problems)
     try:
-        log_in(page, site.url, "kit", PASSWORD)
-        open_table(page, site, "en", 4)
-        page.wait_for_selector('#status[data-my-turn="1"]', timeout=30000)
+        my_turn_at_a_new_table(page, site, 4)
         # the announcer is on the page, outside every region an update replaces
         assert page.evaluate("""() => { const a = document.getElementById('announcer');
             return !!a && a.getAttribute('aria-live') === 'polite'
@@ -125,9 +130,7 @@ def test_words_on_the_felt_read_at_four_and_a_half_to_one(site, browser):
     problems: list[str] = []
     page = new_page(browser, DESKTOP, "en", problems)
     try:
-        log_in(page, site.url, "kit", PASSWORD)
-        open_table(page, site, "en", 3)
-        page.wait_for_selector('#status[data-my-turn="1"]', timeout=30000)
+        my_turn_at_a_new_table(page, site, 3)
         labels = page.evaluate(CONTRAST)
         assert labels, "no words on the felt were found"
         low = [one for one in labels if one["ratio"] < 4.5]

@@ -102,13 +102,17 @@ def mute_button(html):
     return re.search(r'<button[^>]*id="table-mute".*?</button>', html, re.S).group(0)
 
 
+def a_playing_table():
+    """A signed-in player's client, a live table being played, and its page as they see it."""
+    client = Client()
+    client.force_login(UserFactory(language="en"))
+    table = tables(live_playing=True)["Live playing"]
+    return client, table, client.get(f"/t/{table.pk}/").content.decode()
+
+
 @pytest.mark.django_db
 def test_the_mute_toggle_is_struck_through_only_while_muted():
-    user = UserFactory(language="en")
-    table = tables(live_playing=True)["Live playing"]
-    client = Client()
-    client.force_login(user)
-    html = client.get(f"/t/{table.pk}/").content.decode()
+    client, table, html = a_playing_table()
     button = mute_button(html)
     assert 'aria-pressed="false"' in button and "table-mute__strike" not in button
     assert "icon--bell-off" not in button and "icon--bell" not in button, button
@@ -127,11 +131,7 @@ def test_the_mute_toggle_is_struck_through_only_while_muted():
 
 @pytest.mark.django_db
 def test_the_hints_toggle_has_no_question_mark():
-    user = UserFactory(language="en")
-    table = tables(live_playing=True)["Live playing"]
-    client = Client()
-    client.force_login(user)
-    html = client.get(f"/t/{table.pk}/").content.decode()
+    _client, _table, html = a_playing_table()
     button = re.search(r'<button[^>]*id="hints-toggle".*?</button>', html, re.S).group(0)
     assert ">?<" not in button, button
     assert re.search(r'<svg class="icon hints-toggle__short"[^>]*aria-hidden="true"', button)

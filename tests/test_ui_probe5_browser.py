@@ -194,12 +194,18 @@ def test_the_minimise_button_covers_no_letter_of_the_title(site, browser, shots,
     assert not problems, problems
 
 
-@pytest.mark.parametrize("lang", ["en", "ja"])
-def test_the_hints_toggle_is_a_light_bulb_on_a_phone(site, browser, shots, lang):
-    problems: list[str] = []
+def at_a_post_table(browser, site, lang, problems):
+    """A phone's page of a player of ``lang`` at a new post table of two (the other a bot)."""
     page = new_page(browser, PHONE, lang, problems)
     log_in(page, site.url, USERS[lang], PASSWORD)
     open_table(page, site, lang, 2, pace="1d")
+    return page
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_hints_toggle_is_a_light_bulb_on_a_phone(site, browser, shots, lang):
+    problems: list[str] = []
+    page = at_a_post_table(browser, site, lang, problems)
     for label, size in (("phone", PHONE), ("desktop", DESKTOP)):
         page.set_viewport_size(size)
         page.evaluate("window.scrollTo(0, 0)")
@@ -251,9 +257,7 @@ STRUCK = """() => { const b = document.querySelector('#table-mute'), s = getComp
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_the_mute_toggle_shows_its_state_and_is_not_the_alerts_bell(site, browser, shots, lang):
     problems: list[str] = []
-    page = new_page(browser, PHONE, lang, problems)
-    log_in(page, site.url, USERS[lang], PASSWORD)
-    open_table(page, site, lang, 2, pace="1d")
+    page = at_a_post_table(browser, site, lang, problems)
     alerts = page.locator("#notify-toggle")
     looks = {}
     for step in ("before", "muted", "unmuted"):

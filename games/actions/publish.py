@@ -318,7 +318,8 @@ class _Views:
         return self.data.view(seat)
 
     def key(self, user_id: int) -> list[str]:
-        """[what of the table is theirs (seat, away, host), what of the game is theirs]."""
+        """[what of the table is theirs (seat, away, host, who is invited), what of the game
+        is theirs]."""
         if user_id not in self.keys:
             data = self.data
             row = next((s for s in data.seats if s.user_id == user_id), None)
@@ -326,7 +327,9 @@ class _Views:
             # names an opponent, who becomes "Bot for <name>" on leaving)
             table = [row.position if row else None, row.away if row else None,
                      data.table.host_id == user_id,
-                     [(p.seat, p.user_id, p.left_early) for p in data.players]]
+                     [(p.seat, p.user_id, p.left_early) for p in data.players],
+                     # a waiting table's invited players show in its seated players' panel
+                     [user for _pk, user, _name in data.invited]]
             game = []
             seat = self.seat(user_id)
             if data.state is not None and seat is not None:

@@ -136,6 +136,7 @@
       var seconds = el.querySelector(".countdown__seconds");
       if (seconds) { seconds.textContent = left; }
       el.classList.toggle("countdown--urgent", left <= 10);
+      if (left <= 10) { hurry(el); }
     });
     document.querySelectorAll(".seat.is-turn .ring").forEach(function (ring) {
       var time = ring.querySelector(".ring__time");
@@ -531,6 +532,7 @@
     var controls = document.getElementById("controls");
     return controls ? Array.prototype.find.call(controls.querySelectorAll(FOCUSABLE), shown) : null;
   }
+  function words(el) { return (el.textContent || "").replace(/\s+/g, " ").trim(); }
   var sayTimer = null;
   function say(text) {
     if (!announcer || !text) { return; }
@@ -549,8 +551,7 @@
     held = {
       focus: focusKey(document.activeElement),
       rows: logRows(),
-      myTurn: !!(status && status.dataset.myTurn),
-      game: status ? status.dataset.game : ""
+      myTurn: !!(status && status.dataset.myTurn)
     };
   }
   function giveFocusBack() {
@@ -569,7 +570,7 @@
     // whole log is not read out, only its last rows)
     var rows = document.querySelectorAll("#log .log__item[id]");
     for (var i = rows.length - 1; i >= 0; i--) {
-      if (!was.rows[rows[i].id]) { said.push((rows[i].textContent || "").replace(/\s+/g, " ").trim()); }
+      if (!was.rows[rows[i].id]) { said.push(words(rows[i])); }
     }
     said = said.filter(Boolean).slice(-4);
     if (myTurn && !was.myTurn) { said.push(page.dataset.titleTurn); }
@@ -581,18 +582,18 @@
   document.body.addEventListener("htmx:beforeSwap", holdFocus);
   document.body.addEventListener("htmx:afterSettle", giveFocusBack);
 
-  // the turn's last ten seconds are said once (the countdown's own words)
+  // the last ten seconds of your turn are said once a turn, in the countdown's own words
+  // (tick() finds them)
   var hurried = "";
-  setInterval(function () {
+  function hurry(countdown) {
     var status = document.getElementById("status");
     if (!status || !status.dataset.myTurn) { return; }
-    var countdown = status.querySelector(".countdown--urgent");
     var mark = status.dataset.game + ":" + status.dataset.version;
-    if (countdown && hurried !== mark) {
+    if (hurried !== mark) {
       hurried = mark;
-      say((countdown.textContent || "").replace(/\s+/g, " ").trim());
+      say(words(countdown));
     }
-  }, 1000);
+  }
 
   // ---- Keyboard: number keys pick cards, a letter for each move (see the help).
   document.addEventListener("keydown", function (evt) {
